@@ -1,0 +1,2 @@
+// Placeholder replaced below once the store exists.
+export default function setup(): void {}
