@@ -1,0 +1,80 @@
+import type { Clock } from '../clock.js';
+import { notFound } from '../errors.js';
+import { isUuid } from '../ids.js';
+import type { Db } from '../store/database.js';
+import {
+  type Account,
+  type AccountChanges,
+  getAccount,
+  insertAccount,
+  listAccounts,
+  updateAccount,
+} from './accounts.js';
+import {
+  type ApiKeyView,
+  type CreatedApiKey,
+  createApiKey,
+  DEFAULT_KEY_NAME,
+  listApiKeys,
+  revokeApiKey,
+} from './api-keys.js';
+import type { KeyAuthenticator } from './key-authenticator.js';
+import type { PlanId } from './plans.js';
+
+export interface AccountServiceDeps {
+  db: Db;
+  clock: Clock;
+  keys: KeyAuthenticator;
+}
+
+/**
+ * Accounts and their keys, for customers (always scoped to their own account) and operators.
+ * Every change that affects authentication is broadcast, so no instance keeps serving it.
+ */
+export class AccountService {
+  constructor(private readonly deps: AccountServiceDeps) {}
+
+  /** Creates an account with its first key, in one transaction (`within` joins an open one). */
+  async createAccount(name: string, plan: PlanId, keyName = DEFAULT_KEY_NAME, within?: Db) {
+    const create = async (trx: Db) => {
+      const account = await insertAccount(trx, this.deps.clock, name, plan);
+      const key = await createApiKey(trx, this.deps.clock, account.id, keyName);
+      return { account, key };
+    };
+    return within ? create(within) : this.deps.db.transaction().execute(create);
+  }
+
+  listAccounts(): Promise<Account[]> {
+    return listAccounts(this.deps.db);
+  }
+
+  getAccount(id: string): Promise<Account> {
+    if (!isUuid(id)) throw notFound('The account');
+    return getAccount(this.deps.db, id);
+  }
+
+  async updateAccount(id: string, changes: AccountChanges): Promise<Account> {
+    if (!isUuid(id)) throw notFound('The account');
+    const account = await updateAccount(this.deps.db, id, changes);
+    await this.deps.keys.invalidateAccount(id);
+    return account;
+  }
+
+  async createKey(accountId: string, name: string): Promise<CreatedApiKey> {
+    await this.getAccount(accountId);
+    return createApiKey(this.deps.db, this.deps.clock, accountId, name);
+  }
+
+  async listKeys(accountId: string): Promise<ApiKeyView[]> {
+    await this.getAccount(accountId);
+    return listApiKeys(this.deps.db, accountId);
+  }
+
+  /** `accountId` scopes a customer's request; operators may revoke any key. */
+  async revokeKey(keyId: string, accountId?: string): Promise<ApiKeyView> {
+    if (!isUuid(keyId)) throw notFound('The API key');
+    const key = await revokeApiKey(this.deps.db, this.deps.clock, keyId, accountId);
+    await this.deps.keys.invalidateKey(keyId);
+    return key;
+  }
+}

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import type { Db } from '../store/database.js';
+import type { AccountService } from './account-service.js';
+
+export const ADMIN_TOKEN_FILE = 'admin-token';
+/** Serialises the first-start bootstrap between instances starting together on one database. */
+const BOOTSTRAP_LOCK_ID = 7_340_001;
+
+export interface AdminTokenSource {
+  token: string;
+  /** Set when the token was generated now and written to this file. */
+  generatedFile?: string;
+}
+
+/** `ADMIN_TOKEN` if set; else the token kept in `DATA_DIR/admin-token`, generated (mode 0600) if absent. */
+export function resolveAdminToken(configured: string | undefined, dataDir: string): AdminTokenSource {
+  if (configured) return { token: configured };
+  const file = path.join(dataDir, ADMIN_TOKEN_FILE);
+  if (fs.existsSync(file)) return { token: fs.readFileSync(file, 'utf8').trim() };
+  fs.mkdirSync(dataDir, { recursive: true });
+  const token = randomBytes(32).toString('base64url');
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
+  return { token, generatedFile: file };
+}
+
+export interface DefaultAccount {
+  accountId: string;
+  key: string;
+}
+
+/**
+ * On a database without accounts, creates the `default` account (Professional) and its first
+ * key, so that a fresh `npm start` can be used at once. Returns the key to print once.
+ */
+export async function bootstrapDefaultAccount(
+  db: Db,
+  accounts: AccountService,
+): Promise<DefaultAccount | undefined> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_ID})`.execute(trx);
+    const existing = await trx.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+    if (existing) return undefined;
+    const { account, key } = await accounts.createAccount('default', 'professional', undefined, trx);
+    return { accountId: account.id, key: key.key };
+  });
+}

@@ -1,0 +1,44 @@
+/** The plans and everything they allow, in one place. */
+export type PlanId = 'starter' | 'professional' | 'enterprise';
+
+export interface Plan {
+  id: PlanId;
+  /** Screenings per calendar month (UTC); `null` is unlimited. */
+  monthlyScreeningLimit: number | null;
+  adverseMedia: boolean;
+  webhooks: boolean;
+  batchScreening: boolean;
+}
+
+/** Requests per minute per API key unless the operator set an override on the account. */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 100;
+
+export const PLANS: Readonly<Record<PlanId, Plan>> = {
+  starter: {
+    id: 'starter',
+    monthlyScreeningLimit: 500,
+    adverseMedia: false,
+    webhooks: false,
+    batchScreening: false,
+  },
+  professional: {
+    id: 'professional',
+    monthlyScreeningLimit: 2_000,
+    adverseMedia: true,
+    webhooks: true,
+    batchScreening: true,
+  },
+  enterprise: {
+    id: 'enterprise',
+    monthlyScreeningLimit: null,
+    adverseMedia: true,
+    webhooks: true,
+    batchScreening: true,
+  },
+};
+
+export const PLAN_IDS = Object.keys(PLANS) as PlanId[];
+
+export function isPlanId(value: string): value is PlanId {
+  return Object.hasOwn(PLANS, value);
+}

@@ -1,0 +1,99 @@
+import { sql } from 'kysely';
+import type { Clock } from '../clock.js';
+import { ServiceError } from '../errors.js';
+import type { Db } from '../store/database.js';
+import { PLANS, type PlanId } from './plans.js';
+
+/** The first day of the date's calendar month (UTC), as the `date` column stores it. */
+export function monthOf(date: Date): string {
+  return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-01`;
+}
+
+/** The first instant of the next calendar month (UTC): when the quota resets. */
+export function nextMonthStart(date: Date): Date {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1));
+}
+
+export interface UsageSubject {
+  accountId: string;
+  keyId: string;
+  plan: PlanId;
+}
+
+export interface Usage {
+  tier: PlanId;
+  monthly_limit: number | null;
+  current_month: { count: number; remaining: number | null; reset_date: string; key_count: number };
+}
+
+function quotaExceeded(limit: number, now: Date): ServiceError {
+  return new ServiceError(
+    'quota-exceeded',
+    `The monthly limit of ${limit} screenings is reached; it resets at ${nextMonthStart(now).toISOString()}.`,
+  );
+}
+
+/** The cheap early check: refuses before any work once the month's count has reached the limit. */
+export async function assertQuotaAvailable(db: Db, clock: Clock, subject: UsageSubject): Promise<void> {
+  const limit = PLANS[subject.plan].monthlyScreeningLimit;
+  if (limit === null) return;
+  const now = clock.now();
+  const row = await db
+    .selectFrom('usage_counters')
+    .select('count')
+    .where('account_id', '=', subject.accountId)
+    .where('month', '=', monthOf(now))
+    .executeTakeFirst();
+  if ((row?.count ?? 0) >= limit) throw quotaExceeded(limit, now);
+}
+
+/**
+ * Counts one screening, exactly: the increment is conditional on the count being under the
+ * limit, in one statement, so concurrent requests at the edge can never be admitted beyond it.
+ * Run it in the transaction that stores the screening; it throws `quota-exceeded` when full.
+ */
+export async function countScreening(db: Db, clock: Clock, subject: UsageSubject): Promise<void> {
+  const limit = PLANS[subject.plan].monthlyScreeningLimit;
+  const now = clock.now();
+  const month = monthOf(now);
+  const admitted = await sql<{ count: number }>`
+    INSERT INTO usage_counters (account_id, month, count) VALUES (${subject.accountId}, ${month}, 1)
+    ON CONFLICT (account_id, month) DO UPDATE SET count = usage_counters.count + 1
+    WHERE ${limit === null ? sql`TRUE` : sql`usage_counters.count < ${limit}`}
+    RETURNING count`.execute(db);
+  if (admitted.rows.length === 0) throw quotaExceeded(limit ?? 0, now);
+  await sql`
+    INSERT INTO key_usage_counters (key_id, month, count) VALUES (${subject.keyId}, ${month}, 1)
+    ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage_counters.count + 1`.execute(db);
+}
+
+export async function getUsage(db: Db, clock: Clock, subject: UsageSubject): Promise<Usage> {
+  const now = clock.now();
+  const month = monthOf(now);
+  const [account, key] = await Promise.all([
+    db
+      .selectFrom('usage_counters')
+      .select('count')
+      .where('account_id', '=', subject.accountId)
+      .where('month', '=', month)
+      .executeTakeFirst(),
+    db
+      .selectFrom('key_usage_counters')
+      .select('count')
+      .where('key_id', '=', subject.keyId)
+      .where('month', '=', month)
+      .executeTakeFirst(),
+  ]);
+  const limit = PLANS[subject.plan].monthlyScreeningLimit;
+  const count = account?.count ?? 0;
+  return {
+    tier: subject.plan,
+    monthly_limit: limit,
+    current_month: {
+      count,
+      remaining: limit === null ? null : Math.max(0, limit - count),
+      reset_date: nextMonthStart(now).toISOString(),
+      key_count: key?.count ?? 0,
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+
+/** The `prev_hash` of the first row of every chain. */
+export const GENESIS_HASH = '0'.repeat(64);
+/** Requests without a known account (unknown keys, unauthenticated calls) share this chain. */
+export const ANONYMOUS_CHAIN_ID = '00000000-0000-0000-0000-000000000000';
+
+export interface AuditEntry {
+  id: string;
+  request_id: string;
+  occurred_at: Date;
+  account_id: string | null;
+  key_id: string | null;
+  key_prefix: string | null;
+  key_last4: string | null;
+  method: string;
+  route: string | null;
+  path: string;
+  status: number;
+  latency_ms: number;
+  client_ip: string | null;
+  user_agent: string | null;
+}
+
+/**
+ * The hash of a row: SHA-256 over the previous row's hash, the row's position in its chain and
+ * every recorded field in a fixed order. Editing any field, or removing or reordering rows,
+ * changes the hashes that follow.
+ */
+export function auditRowHash(prevHash: string, seq: number, entry: AuditEntry): string {
+  const content = JSON.stringify([
+    seq,
+    entry.id,
+    entry.request_id,
+    entry.occurred_at.toISOString(),
+    entry.account_id,
+    entry.key_id,
+    entry.key_prefix,
+    entry.key_last4,
+    entry.method,
+    entry.route,
+    entry.path,
+    entry.status,
+    entry.latency_ms,
+    entry.client_ip,
+    entry.user_agent,
+  ]);
+  return createHash('sha256').update(prevHash).update('\n').update(content).digest('hex');
+}

@@ -1,0 +1,116 @@
+import { ServiceError } from '../errors.js';
+import type { Db } from '../store/database.js';
+import type { AuditLogRow } from '../store/schema.js';
+
+export const AUDIT_PAGE_MAX = 100;
+export const AUDIT_PAGE_DEFAULT = 50;
+
+export interface AuditFilter {
+  from?: Date | undefined;
+  to?: Date | undefined;
+  /** An exact status (`404`) or a class (`4xx`). */
+  status?: string | undefined;
+  /** Rows whose concrete path starts with this. */
+  path?: string | undefined;
+  cursor?: string | undefined;
+  limit?: number | undefined;
+}
+
+export interface AuditRecord {
+  id: string;
+  request_id: string;
+  occurred_at: string;
+  key_id: string | null;
+  key_prefix: string | null;
+  key_last4: string | null;
+  method: string;
+  route: string | null;
+  path: string;
+  status: number;
+  latency_ms: number;
+  client_ip: string | null;
+  user_agent: string | null;
+}
+
+export interface AuditPage {
+  data: AuditRecord[];
+  next_cursor: string | null;
+}
+
+function encodeCursor(row: AuditLogRow): string {
+  return Buffer.from(JSON.stringify([new Date(row.occurred_at).toISOString(), row.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [Date, string] {
+  try {
+    const [time, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    const date = new Date(time);
+    if (Number.isNaN(date.getTime()) || typeof id !== 'string') throw new Error('bad cursor');
+    return [date, id];
+  } catch {
+    throw new ServiceError('validation-failed', 'The cursor is not one this service returned.', [
+      { pointer: '/cursor', detail: 'must be a next_cursor value from a previous page' },
+    ]);
+  }
+}
+
+function statusRange(status: string): [number, number] {
+  const exact = /^[1-5]\d\d$/.exec(status);
+  if (exact) return [Number(status), Number(status)];
+  const family = /^([1-5])xx$/i.exec(status);
+  if (family) return [Number(family[1]) * 100, Number(family[1]) * 100 + 99];
+  throw new ServiceError('validation-failed', 'The status filter is not valid.', [
+    { pointer: '/status', detail: 'must be a status code such as 404 or a class such as 4xx' },
+  ]);
+}
+
+/** The account's own audit rows, newest first, one page at a time. */
+export async function listAuditRecords(db: Db, accountId: string, filter: AuditFilter): Promise<AuditPage> {
+  const limit = Math.min(filter.limit ?? AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX);
+  let query = db.selectFrom('audit_log').selectAll().where('account_id', '=', accountId);
+  if (filter.from) query = query.where('occurred_at', '>=', filter.from);
+  if (filter.to) query = query.where('occurred_at', '<', filter.to);
+  if (filter.status) {
+    const [low, high] = statusRange(filter.status);
+    query = query.where('status', '>=', low).where('status', '<=', high);
+  }
+  if (filter.path) {
+    const escaped = filter.path.replace(/[\\%_]/g, (c) => `\\${c}`);
+    query = query.where('path', 'like', `${escaped}%`);
+  }
+  if (filter.cursor) {
+    const [time, id] = decodeCursor(filter.cursor);
+    query = query.where((eb) =>
+      eb.or([eb('occurred_at', '<', time), eb.and([eb('occurred_at', '=', time), eb('id', '<', id)])]),
+    );
+  }
+  const rows = await query
+    .orderBy('occurred_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    data: page.map(toAuditRecord),
+    next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
+  };
+}
+
+function toAuditRecord(row: AuditLogRow): AuditRecord {
+  return {
+    id: row.id,
+    request_id: row.request_id,
+    occurred_at: new Date(row.occurred_at).toISOString(),
+    key_id: row.key_id,
+    key_prefix: row.key_prefix,
+    key_last4: row.key_last4,
+    method: row.method,
+    route: row.route,
+    path: row.path,
+    status: row.status,
+    latency_ms: row.latency_ms,
+    client_ip: row.client_ip,
+    user_agent: row.user_agent,
+  };
+}

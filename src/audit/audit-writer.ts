@@ -1,0 +1,93 @@
+import type { Db } from '../store/database.js';
+import { ANONYMOUS_CHAIN_ID, type AuditEntry, auditRowHash, GENESIS_HASH } from './audit-chain.js';
+
+/** Rows wait in memory at most this long before they are written (one transaction per flush). */
+export const AUDIT_FLUSH_INTERVAL_MS = 100;
+/** A flush starts early once this many rows wait. */
+export const AUDIT_FLUSH_BATCH_ROWS = 500;
+
+/**
+ * Appends audit rows in batches: one transaction per flush extends each account's hash chain
+ * under a row lock on the chain head, so instances writing concurrently keep every chain linear.
+ * Rows that cannot be written (database down) stay queued and are retried; shutdown flushes.
+ */
+export class AuditWriter {
+  private queue: AuditEntry[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  record(entry: AuditEntry): void {
+    this.queue.push(entry);
+    if (this.queue.length >= AUDIT_FLUSH_BATCH_ROWS) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), AUDIT_FLUSH_INTERVAL_MS).unref();
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Writes everything queued so far; resolves when it is stored (or has failed and is re-queued). */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.running = this.running.then(() => this.writeQueued());
+    return this.running;
+  }
+
+  private async writeQueued(): Promise<void> {
+    const batch = this.queue;
+    if (batch.length === 0) return;
+    this.queue = [];
+    try {
+      await this.db.transaction().execute((trx) => appendRows(trx, batch));
+    } catch (error) {
+      this.queue = batch.concat(this.queue);
+      this.onError(error);
+      this.timer ??= setTimeout(() => void this.flush(), AUDIT_FLUSH_INTERVAL_MS * 10).unref();
+    }
+  }
+}
+
+async function appendRows(trx: Db, batch: AuditEntry[]): Promise<void> {
+  const chains = new Map<string, AuditEntry[]>();
+  for (const entry of batch) {
+    const chainId = entry.account_id ?? ANONYMOUS_CHAIN_ID;
+    chains.set(chainId, [...(chains.get(chainId) ?? []), entry]);
+  }
+  const chainIds = [...chains.keys()].sort();
+  await trx
+    .insertInto('audit_chain_heads')
+    .values(chainIds.map((chain_id) => ({ chain_id, seq: 0, hash: GENESIS_HASH })))
+    .onConflict((oc) => oc.column('chain_id').doNothing())
+    .execute();
+  // Locked in a fixed order, so two instances flushing the same accounts cannot deadlock.
+  const heads = await trx
+    .selectFrom('audit_chain_heads')
+    .selectAll()
+    .where('chain_id', 'in', chainIds)
+    .orderBy('chain_id')
+    .forUpdate()
+    .execute();
+  const rows = [];
+  for (const head of heads) {
+    let seq = Number(head.seq);
+    let hash = head.hash;
+    for (const entry of chains.get(head.chain_id) ?? []) {
+      seq += 1;
+      const next = auditRowHash(hash, seq, entry);
+      rows.push({ ...entry, chain_id: head.chain_id, seq, prev_hash: hash, hash: next });
+      hash = next;
+    }
+    await trx
+      .updateTable('audit_chain_heads')
+      .set({ seq, hash })
+      .where('chain_id', '=', head.chain_id)
+      .execute();
+  }
+  await trx.insertInto('audit_log').values(rows).execute();
+}

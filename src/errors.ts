@@ -1,0 +1,44 @@
+/**
+ * The closed list of failures the service reports. Services throw `ServiceError` with one of
+ * these codes; the HTTP layer maps each to exactly one problem type and status.
+ */
+export const ERROR_CODES = [
+  'malformed-request',
+  'unauthenticated',
+  'key-revoked',
+  'account-suspended',
+  'admin-unauthenticated',
+  'not-found',
+  'method-not-allowed',
+  'payload-too-large',
+  'unsupported-media-type',
+  'validation-failed',
+  'plan-feature-unavailable',
+  'quota-exceeded',
+  'rate-limited',
+  'conflict',
+  'service-unavailable',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface FieldError {
+  pointer: string;
+  detail: string;
+}
+
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly fieldErrors: FieldError[] = [],
+  ) {
+    super(detail);
+    this.name = 'ServiceError';
+  }
+}
+
+export function notFound(what: string): ServiceError {
+  return new ServiceError('not-found', `${what} was not found.`);
+}

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { App, AppContext } from './context.js';
+import { registerAuditTrail } from './plugins/audit-trail.js';
+import { registerAuthentication } from './plugins/authentication.js';
+import { registerProblemResponses } from './plugins/problem-responses.js';
+import { adminAccountRoutes } from './routes/admin/accounts.js';
+import { adminAuditRoutes } from './routes/admin/audit.js';
+import { adminKeyRoutes } from './routes/admin/keys.js';
+import { auditRoutes } from './routes/audit.js';
+import { docsRoutes, registerOpenApi } from './routes/docs.js';
+import { healthRoutes } from './routes/health.js';
+import { keyRoutes } from './routes/keys.js';
+import { usageRoutes } from './routes/usage.js';
+import { compileValidator } from './validation.js';
+
+export const BODY_LIMIT_BYTES = 1_048_576;
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
+
+export interface AppOptions {
+  /** The process logger; without one the app logs nothing (tests). */
+  logger?: FastifyBaseLogger;
+  trustProxy?: boolean | number | string[];
+  version?: string;
+}
+
+/** Builds the HTTP application around the given services; tests build one per test file. */
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<App> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    // A number means "trust that many hops"; Fastify accepts it although its types omit it.
+    trustProxy: (options.trustProxy ?? false) as boolean,
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
+  app.setValidatorCompiler(compileValidator);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', String(request.id));
+  });
+  registerProblemResponses(app);
+  registerAuthentication(app, ctx);
+  registerAuditTrail(app, ctx.audit, ctx.clock);
+  await registerOpenApi(app, options.version ?? '0.0.0');
+
+  healthRoutes(app, ctx);
+  keyRoutes(app, ctx);
+  usageRoutes(app, ctx);
+  auditRoutes(app, ctx);
+  adminAccountRoutes(app, ctx);
+  adminKeyRoutes(app, ctx);
+  adminAuditRoutes(app, ctx);
+  await docsRoutes(app);
+  await app.ready();
+  return app;
+}

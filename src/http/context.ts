@@ -1,0 +1,37 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { AccountService } from '../accounts/account-service.js';
+import type { KeyAuthenticator } from '../accounts/key-authenticator.js';
+import type { LastUsedRecorder } from '../accounts/last-used.js';
+import type { AuditWriter } from '../audit/audit-writer.js';
+import type { Clock } from '../clock.js';
+import type { HealthReport } from '../health.js';
+import type { Db } from '../store/database.js';
+import type { RequestRateLimiter } from '../store/rate-limiter.js';
+
+/** Everything the HTTP layer needs, built once per process by the runtime (or per test). */
+export interface AppContext {
+  db: Db;
+  clock: Clock;
+  accounts: AccountService;
+  keys: KeyAuthenticator;
+  lastUsed: LastUsedRecorder;
+  rateLimiter: RequestRateLimiter;
+  audit: AuditWriter;
+  adminToken: string;
+  checkHealth(): Promise<HealthReport>;
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;

@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuditWriter } from '../../audit/audit-writer.js';
+import type { Clock } from '../../clock.js';
+
+/** Paths whose requests are audited; the health check is polled by load balancers and is not. */
+function isAudited(path: string): boolean {
+  if (path === '/v1/health') return false;
+  return path === '/v1' || path.startsWith('/v1/') || path.startsWith('/admin/v1/');
+}
+
+const MAX_USER_AGENT_LENGTH = 512;
+
+/** One audit row per request, written after the response (batched by the AuditWriter). */
+export function registerAuditTrail(app: FastifyInstance, audit: AuditWriter, clock: Clock): void {
+  app.addHook('onResponse', async (request: FastifyRequest, reply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    if (!isAudited(path)) return;
+    const key = request.apiKey;
+    const userAgent = request.headers['user-agent'];
+    audit.record({
+      id: randomUUID(),
+      request_id: String(request.id),
+      occurred_at: new Date(clock.now().getTime() - Math.round(reply.elapsedTime)),
+      account_id: key?.accountId ?? null,
+      key_id: key?.keyId ?? null,
+      key_prefix: key?.prefix ?? null,
+      key_last4: key?.last4 ?? null,
+      method: request.method,
+      route:
+        reply.statusCode === 404 && !request.routeOptions.url ? null : (request.routeOptions.url ?? null),
+      path: path.slice(0, 2048),
+      status: reply.statusCode,
+      latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
+      client_ip: request.ip ?? null,
+      user_agent: typeof userAgent === 'string' ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null,
+    });
+  });
+}

@@ -1,0 +1,78 @@
+import { Type } from 'typebox';
+import { AUDIT_PAGE_MAX, listAuditRecords } from '../../audit/audit-query.js';
+import type { App, AppContext } from '../context.js';
+import { DateTime, json, KEY_AUTH_PROBLEMS, problemResponses, Uuid } from '../schemas.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+const AuditRecordSchema = Type.Object(
+  {
+    id: Uuid,
+    request_id: Type.String(),
+    occurred_at: DateTime,
+    key_id: Nullable(Uuid),
+    key_prefix: Nullable(Type.String()),
+    key_last4: Nullable(Type.String()),
+    method: Type.String(),
+    route: Nullable(Type.String()),
+    path: Type.String(),
+    status: Type.Integer(),
+    latency_ms: Type.Number(),
+    client_ip: Nullable(Type.String()),
+    user_agent: Nullable(Type.String()),
+  },
+  { $id: 'AuditRecord', additionalProperties: false },
+);
+
+const AuditQuery = Type.Object(
+  {
+    from: Type.Optional({ ...DateTime, description: 'Rows at or after this time' }),
+    to: Type.Optional({ ...DateTime, description: 'Rows before this time' }),
+    status: Type.Optional(
+      Type.String({ description: 'A status (404) or a class (4xx)', pattern: '^[1-5]([0-9]{2}|xx)$' }),
+    ),
+    path: Type.Optional(Type.String({ description: 'Rows whose path starts with this', maxLength: 2048 })),
+    cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page', maxLength: 512 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: AUDIT_PAGE_MAX, default: 50 })),
+  },
+  { additionalProperties: false },
+);
+
+export function auditRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    '/v1/audit',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['audit'],
+        summary: "Your account's audit log, newest first",
+        description:
+          'One row per API request of the account (any key), including refused ones. Rows are written in the ' +
+          'background within a fraction of a second of the response.',
+        security: [{ apiKey: [] }],
+        querystring: AuditQuery,
+        response: {
+          200: json(
+            Type.Object(
+              { data: Type.Array(AuditRecordSchema), next_cursor: Type.Union([Type.String(), Type.Null()]) },
+              { additionalProperties: false },
+            ),
+            'A page of audit rows',
+          ),
+          ...problemResponses(...KEY_AUTH_PROBLEMS, 422),
+        },
+      },
+    },
+    async (request) => {
+      // This instance's rows still in the write buffer are written first, so a client sees its own requests.
+      await ctx.audit.flush();
+      const { from, to, ...rest } = request.query;
+      return listAuditRecords(ctx.db, request.apiKey!.accountId, {
+        ...rest,
+        from: from === undefined ? undefined : new Date(from),
+        to: to === undefined ? undefined : new Date(to),
+      });
+    },
+  );
+}

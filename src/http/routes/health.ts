@@ -1,0 +1,39 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../context.js';
+import { json } from '../schemas.js';
+
+const State = Type.Union([Type.Literal('up'), Type.Literal('down')]);
+const HealthSchema = Type.Object(
+  {
+    status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]),
+    database: State,
+    cache: State,
+    sources: Type.Record(
+      Type.String(),
+      Type.Union([Type.Literal('up'), Type.Literal('slow'), Type.Literal('down')]),
+    ),
+    latency_ms: Type.Number({ description: 'Time the check took' }),
+  },
+  { $id: 'Health', additionalProperties: false },
+);
+
+export function healthRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    '/v1/health',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['health'],
+        summary: 'Health of the service and its dependencies (no authentication)',
+        response: {
+          200: json(HealthSchema, 'The service is up (status ok or degraded)'),
+          503: json(HealthSchema, 'The service cannot serve requests (database unreachable)'),
+        },
+      },
+    },
+    async (_request, reply) => {
+      const report = await ctx.checkHealth();
+      return reply.code(report.status === 'down' ? 503 : 200).send(report);
+    },
+  );
+}

@@ -1,0 +1,78 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../context.js';
+import {
+  ApiKeySchema,
+  BODY_PROBLEMS,
+  CreatedApiKeySchema,
+  json,
+  KEY_AUTH_PROBLEMS,
+  KeyIdParams,
+  KeyNameSchema,
+  problemResponses,
+} from '../schemas.js';
+
+const security = [{ apiKey: [] }];
+
+export function keyRoutes(app: App, ctx: AppContext): void {
+  app.post(
+    '/v1/keys',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['keys'],
+        summary: 'Create an API key for your account (the key is shown only in this response)',
+        security,
+        body: Type.Object({ name: KeyNameSchema }, { additionalProperties: false }),
+        response: {
+          201: json(CreatedApiKeySchema, 'The new key'),
+          ...problemResponses(...KEY_AUTH_PROBLEMS, ...BODY_PROBLEMS),
+        },
+      },
+    },
+    async (request, reply) => {
+      const key = await ctx.accounts.createKey(request.apiKey!.accountId, request.body.name.trim());
+      return reply.code(201).send(key);
+    },
+  );
+
+  app.get(
+    '/v1/keys',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['keys'],
+        summary: "List your account's API keys (never the keys themselves)",
+        security,
+        response: {
+          200: json(
+            Type.Object({ data: Type.Array(ApiKeySchema) }, { additionalProperties: false }),
+            'The keys',
+          ),
+          ...problemResponses(...KEY_AUTH_PROBLEMS),
+        },
+      },
+    },
+    async (request) => ({ data: await ctx.accounts.listKeys(request.apiKey!.accountId) }),
+  );
+
+  app.delete(
+    '/v1/keys/:id',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['keys'],
+        summary: 'Revoke an API key of your account (a key may revoke itself); refused everywhere within 1 s',
+        security,
+        params: KeyIdParams,
+        response: {
+          204: { description: 'Revoked', type: 'null' },
+          ...problemResponses(...KEY_AUTH_PROBLEMS, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      await ctx.accounts.revokeKey(request.params.id, request.apiKey!.accountId);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,87 @@
+import { type TSchema, Type } from 'typebox';
+
+/** Responses of every status an operation can return; errors are problem documents. */
+export function problemResponses(...statuses: number[]): Record<number, unknown> {
+  const responses: Record<number, unknown> = {};
+  for (const status of statuses) {
+    responses[status] = {
+      description: PROBLEM_DESCRIPTIONS[status] ?? 'Error',
+      content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
+    };
+  }
+  return responses;
+}
+
+const PROBLEM_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed request (invalid JSON)',
+  401: 'Missing, malformed or unknown credentials',
+  402: 'Monthly screening quota exhausted',
+  403: 'Key revoked, account suspended, or feature not on the plan',
+  404: 'Not found (or belongs to another account)',
+  405: 'Method not allowed',
+  409: 'Conflict',
+  413: 'Request body over 1 MB',
+  415: 'Request body is not JSON',
+  422: 'Validation failed',
+  429: 'Rate limit exceeded; see Retry-After',
+  500: 'Internal error',
+  503: 'Dependency unavailable',
+};
+
+/** The problems any authenticated customer operation can produce, besides its own. */
+export const KEY_AUTH_PROBLEMS = [401, 403, 429, 500, 503];
+export const ADMIN_AUTH_PROBLEMS = [401, 500, 503];
+export const BODY_PROBLEMS = [400, 413, 415, 422];
+
+export function json<T extends TSchema>(schema: T, description: string) {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+export const PlanIdSchema = Type.Union(
+  [Type.Literal('starter'), Type.Literal('professional'), Type.Literal('enterprise')],
+  { description: 'Plan of the account' },
+);
+
+export const Uuid = Type.String({ format: 'uuid' });
+export const DateTime = Type.String({ format: 'date-time' });
+
+export const AccountSchema = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    plan: PlanIdSchema,
+    status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]),
+    rate_limit_per_minute: Type.Union([Type.Integer(), Type.Null()]),
+    created_at: DateTime,
+  },
+  { $id: 'Account', additionalProperties: false },
+);
+
+export const ApiKeySchema = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    prefix: Type.String(),
+    last4: Type.String(),
+    created_at: DateTime,
+    last_used_at: Type.Union([DateTime, Type.Null()]),
+    revoked_at: Type.Union([DateTime, Type.Null()]),
+    status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
+  },
+  { $id: 'ApiKey', additionalProperties: false },
+);
+
+export const CreatedApiKeySchema = Type.Object(
+  {
+    id: Uuid,
+    key: Type.String({ description: 'The API key. Shown only in this response: store it now.' }),
+    name: Type.String(),
+    prefix: Type.String(),
+    last4: Type.String(),
+    created_at: DateTime,
+  },
+  { $id: 'CreatedApiKey', additionalProperties: false },
+);
+
+export const KeyIdParams = Type.Object({ id: Type.String({ description: 'Key id' }) });
+export const KeyNameSchema = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });

@@ -1,0 +1,96 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import { AccountService } from './accounts/account-service.js';
+import { bootstrapDefaultAccount, type DefaultAccount, resolveAdminToken } from './accounts/bootstrap.js';
+import { KeyAuthenticator } from './accounts/key-authenticator.js';
+import { LastUsedRecorder } from './accounts/last-used.js';
+import { AuditWriter } from './audit/audit-writer.js';
+import { type Clock, systemClock } from './clock.js';
+import type { Config } from './config.js';
+import { checkHealth } from './health.js';
+import type { AppContext } from './http/context.js';
+import { type Broadcast, LocalBroadcast, RedisBroadcast } from './store/broadcast.js';
+import { type Database, openDatabase } from './store/database.js';
+import { RequestRateLimiter } from './store/rate-limiter.js';
+import { connectRedis, waitUntilReady } from './store/redis.js';
+
+/** How long start-up waits for Redis before going on without it (it keeps reconnecting). */
+export const REDIS_STARTUP_WAIT_MS = 3_000;
+
+export interface RuntimeOptions {
+  config: Config;
+  logger: FastifyBaseLogger;
+  clock?: Clock;
+  /** Tests: keep the embedded database in memory instead of `DATA_DIR`. */
+  inMemoryDatabase?: boolean;
+  /** Prefix of every Redis key and channel, so that test runs sharing a Redis do not meet. */
+  redisKeyPrefix?: string;
+  /** Create the `default` account on an empty database (the server does; tests do not). */
+  bootstrap?: boolean;
+}
+
+export interface Runtime {
+  ctx: AppContext;
+  database: Database;
+  redis: Redis | undefined;
+  adminTokenFile: string | undefined;
+  defaultAccount: DefaultAccount | undefined;
+  /** Flushes pending writes, then closes Redis and the database. */
+  close(): Promise<void>;
+}
+
+/** Opens the stores and builds every service the HTTP layer needs. */
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { config, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: options.inMemoryDatabase ? undefined : config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
+  const db = database.db;
+  const prefix = options.redisKeyPrefix ?? 'css:';
+  const redis = config.redisUrl
+    ? connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection problem'))
+    : undefined;
+  if (redis && !(await waitUntilReady(redis, REDIS_STARTUP_WAIT_MS))) {
+    logger.warn('Redis is not reachable; going on with per-instance rate limits until it is');
+  }
+  const broadcast: Broadcast = redis ? new RedisBroadcast(redis, prefix) : new LocalBroadcast();
+  const keys = new KeyAuthenticator(db, broadcast, clock);
+  await keys.start();
+  const accounts = new AccountService({ db, clock, keys });
+  const lastUsed = new LastUsedRecorder(db, clock, (error) =>
+    logger.warn({ err: error }, 'last_used_at write failed'),
+  );
+  const audit = new AuditWriter(db, (error) =>
+    logger.error({ err: error }, 'audit write failed; will retry'),
+  );
+  const admin = resolveAdminToken(config.adminToken, config.dataDir);
+  const defaultAccount = options.bootstrap ? await bootstrapDefaultAccount(db, accounts) : undefined;
+
+  const ctx: AppContext = {
+    db,
+    clock,
+    accounts,
+    keys,
+    lastUsed,
+    rateLimiter: new RequestRateLimiter(redis, prefix),
+    audit,
+    adminToken: admin.token,
+    checkHealth: () => checkHealth(db, redis),
+  };
+  return {
+    ctx,
+    database,
+    redis,
+    adminTokenFile: admin.generatedFile,
+    defaultAccount,
+    close: async () => {
+      await Promise.all([audit.flush(), lastUsed.flush()]);
+      await broadcast.close();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}

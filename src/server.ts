@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import pino from 'pino';
+import type { Config } from './config.js';
+import { buildApp } from './http/app.js';
+import { createRuntime } from './runtime.js';
+
+/** In-flight requests get this long to finish after SIGTERM/SIGINT before connections are cut. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+function announceFirstStart(runtime: Awaited<ReturnType<typeof createRuntime>>, port: number): void {
+  const lines: string[] = [];
+  if (runtime.adminTokenFile) lines.push(`Operator token generated: ${runtime.adminTokenFile} (mode 0600).`);
+  if (runtime.defaultAccount) {
+    lines.push(
+      'Created the account "default" (Professional plan). Its API key, shown only this once:',
+      `  ${runtime.defaultAccount.key}`,
+      `Try: curl -H "Authorization: Bearer ${runtime.defaultAccount.key}" http://127.0.0.1:${port}/v1/usage`,
+    );
+  }
+  if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n\n`);
+}
+
+/** Starts the HTTP server and stops it gracefully on SIGTERM/SIGINT. */
+export async function serve(config: Config): Promise<void> {
+  const logger = pino({ level: config.logLevel });
+  const runtime = await createRuntime({ config, logger, bootstrap: true });
+  // Printed before anything else can fail: the first key exists only in this output.
+  announceFirstStart(runtime, config.port);
+  const app = await buildApp(runtime.ctx, {
+    logger,
+    trustProxy: config.trustProxy,
+    version: packageVersion(),
+  });
+  await app.listen({ port: config.port, host: config.host });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const forceClose = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+    try {
+      await app.close();
+      await runtime.close();
+      clearTimeout(forceClose);
+      logger.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { EmbeddedDatabaseLock } from './embedded-lock.js';
+import { migrateToLatest } from './migrate.js';
+import type { DatabaseSchema } from './schema.js';
+
+export type Db = Kysely<DatabaseSchema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  /** Folder of the embedded database; `undefined` keeps it in memory (tests). */
+  dataDir?: string | undefined;
+  poolSize: number;
+}
+
+/** How long a PostgreSQL connection attempt may take before the request gets a 503. */
+export const DATABASE_CONNECT_TIMEOUT_MS = 5_000;
+/** Upper bound for any single statement, well under the 30 s request timeout. */
+export const DATABASE_STATEMENT_TIMEOUT_MS = 15_000;
+
+// Both databases go through the `pg` driver, so one code path serves both (bigint as string, etc.).
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const database = options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolSize)
+    : openPglite(options.dataDir);
+  const opened = await database;
+  try {
+    await migrateToLatest(opened.db as Kysely<unknown>);
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  return opened;
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
+    statement_timeout: DATABASE_STATEMENT_TIMEOUT_MS,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  let lock: EmbeddedDatabaseLock | undefined;
+  let pglite: PGlite;
+  if (dataDir) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    lock = EmbeddedDatabaseLock.acquire(dataDir);
+    pglite = new PGlite(path.join(dataDir, 'pglite'));
+  } else {
+    pglite = new PGlite();
+  }
+  try {
+    await pglite.waitReady;
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  // The PGlite adapter breaks with more than one connection, so the pool holds exactly one.
+  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await db.destroy();
+      await pglite.close();
+      lock?.release();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * PGlite does not lock its data folder, and a second process opening it corrupts it silently.
+ * This lockfile (created with O_EXCL, holding the owner's pid) makes a second process fail with a
+ * clear message instead; a lockfile left by a process that no longer runs is taken over.
+ */
+export class EmbeddedDatabaseLock {
+  private constructor(private readonly file: string) {}
+
+  static acquire(dataDir: string): EmbeddedDatabaseLock {
+    const file = path.join(dataDir, 'pglite.lock');
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        fs.writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
+        return new EmbeddedDatabaseLock(file);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const owner = Number(fs.readFileSync(file, 'utf8').trim());
+        if (owner !== process.pid && isRunning(owner)) {
+          throw new Error(
+            `The embedded database in ${dataDir} is in use by process ${owner}. ` +
+              'Stop that process, use another DATA_DIR, or set DATABASE_URL to share a PostgreSQL database.',
+          );
+        }
+        fs.rmSync(file, { force: true });
+      }
+    }
+    throw new Error(`Could not take the lock ${file}`);
+  }
+
+  release(): void {
+    fs.rmSync(this.file, { force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

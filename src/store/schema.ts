@@ -1,0 +1,79 @@
+import type { ColumnType, Selectable } from 'kysely';
+
+/** Column types as the `pg` driver returns them: bigint and numeric come back as strings. */
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export interface AccountTable {
+  id: string;
+  name: string;
+  plan: string;
+  status: string;
+  rate_limit_per_minute: number | null;
+  created_at: Timestamp;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  account_id: string;
+  name: string;
+  key_hash: string;
+  prefix: string;
+  last4: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+/** Screenings counted per account and calendar month (UTC); `month` is the first day of the month. */
+export interface UsageCounterTable {
+  account_id: string;
+  month: string;
+  count: number;
+}
+
+export interface KeyUsageCounterTable {
+  key_id: string;
+  month: string;
+  count: number;
+}
+
+export interface AuditLogTable {
+  id: string;
+  chain_id: string;
+  seq: ColumnType<string, string | number, never>;
+  request_id: string;
+  occurred_at: Timestamp;
+  account_id: string | null;
+  key_id: string | null;
+  key_prefix: string | null;
+  key_last4: string | null;
+  method: string;
+  route: string | null;
+  path: string;
+  status: number;
+  latency_ms: number;
+  client_ip: string | null;
+  user_agent: string | null;
+  prev_hash: string;
+  hash: string;
+}
+
+/** The last row of each audit chain, so a deletion at the end of a chain is detectable too. */
+export interface AuditChainHeadTable {
+  chain_id: string;
+  seq: ColumnType<string, string | number, string | number>;
+  hash: string;
+}
+
+export interface DatabaseSchema {
+  accounts: AccountTable;
+  api_keys: ApiKeyTable;
+  usage_counters: UsageCounterTable;
+  key_usage_counters: KeyUsageCounterTable;
+  audit_log: AuditLogTable;
+  audit_chain_heads: AuditChainHeadTable;
+}
+
+export type AccountRow = Selectable<AccountTable>;
+export type ApiKeyRow = Selectable<ApiKeyTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;
