@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import { checkHealth } from './health.js';
 import type { AppContext } from './http/context.js';
 import { type Broadcast, LocalBroadcast, RedisBroadcast } from './store/broadcast.js';
-import { type Database, openDatabase } from './store/database.js';
+import { type Database, type Db, openDatabase } from './store/database.js';
 import { RequestRateLimiter } from './store/rate-limiter.js';
 import { connectRedis, waitUntilReady } from './store/redis.js';
 
@@ -39,56 +39,87 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** Opens the stores and builds every service the HTTP layer needs. */
-export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const { config, logger } = options;
-  const clock = options.clock ?? systemClock;
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: options.inMemoryDatabase ? undefined : config.dataDir,
-    poolSize: config.databasePoolSize,
-  });
-  const db = database.db;
-  const prefix = options.redisKeyPrefix ?? 'css:';
-  const redis = config.redisUrl
-    ? connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection problem'))
-    : undefined;
-  if (redis && !(await waitUntilReady(redis, REDIS_STARTUP_WAIT_MS))) {
-    logger.warn('Redis is not reachable; going on with per-instance rate limits until it is');
-  }
-  const broadcast: Broadcast = redis ? new RedisBroadcast(redis, prefix) : new LocalBroadcast();
+export interface ServiceDeps {
+  db: Db;
+  redis: Redis | undefined;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  adminToken: string;
+  redisKeyPrefix: string;
+}
+
+export interface Services {
+  ctx: AppContext;
+  /** Writes what is buffered (audit rows, last-used times) and stops listening for broadcasts. */
+  close(): Promise<void>;
+}
+
+/** Builds every service the HTTP layer needs on top of opened stores. */
+export async function assembleServices(deps: ServiceDeps): Promise<Services> {
+  const { db, redis, clock, logger } = deps;
+  const broadcast: Broadcast = redis ? new RedisBroadcast(redis, deps.redisKeyPrefix) : new LocalBroadcast();
   const keys = new KeyAuthenticator(db, broadcast, clock);
   await keys.start();
-  const accounts = new AccountService({ db, clock, keys });
   const lastUsed = new LastUsedRecorder(db, clock, (error) =>
     logger.warn({ err: error }, 'last_used_at write failed'),
   );
   const audit = new AuditWriter(db, (error) =>
     logger.error({ err: error }, 'audit write failed; will retry'),
   );
-  const admin = resolveAdminToken(config.adminToken, config.dataDir);
-  const defaultAccount = options.bootstrap ? await bootstrapDefaultAccount(db, accounts) : undefined;
-
   const ctx: AppContext = {
     db,
     clock,
-    accounts,
+    accounts: new AccountService({ db, clock, keys }),
     keys,
     lastUsed,
-    rateLimiter: new RequestRateLimiter(redis, prefix),
+    rateLimiter: new RequestRateLimiter(redis, deps.redisKeyPrefix),
     audit,
-    adminToken: admin.token,
+    adminToken: deps.adminToken,
     checkHealth: () => checkHealth(db, redis),
   };
   return {
     ctx,
+    close: async () => {
+      await Promise.all([audit.flush(), lastUsed.flush()]);
+      await broadcast.close();
+    },
+  };
+}
+
+/** Opens the database and Redis, then builds the services; the server's and the tests' entry. */
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { config, logger } = options;
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: options.inMemoryDatabase ? undefined : config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
+  const redis = config.redisUrl
+    ? connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection problem'))
+    : undefined;
+  if (redis && !(await waitUntilReady(redis, REDIS_STARTUP_WAIT_MS))) {
+    logger.warn('Redis is not reachable; going on with per-instance rate limits until it is');
+  }
+  const admin = resolveAdminToken(config.adminToken, config.dataDir);
+  const services = await assembleServices({
+    db: database.db,
+    redis,
+    clock: options.clock ?? systemClock,
+    logger,
+    adminToken: admin.token,
+    redisKeyPrefix: options.redisKeyPrefix ?? 'css:',
+  });
+  const defaultAccount = options.bootstrap
+    ? await bootstrapDefaultAccount(database.db, services.ctx.accounts)
+    : undefined;
+  return {
+    ctx: services.ctx,
     database,
     redis,
     adminTokenFile: admin.generatedFile,
     defaultAccount,
     close: async () => {
-      await Promise.all([audit.flush(), lastUsed.flush()]);
-      await broadcast.close();
+      await services.close();
       redis?.disconnect();
       await database.close();
     },

@@ -1,2 +1,41 @@
-// Placeholder replaced below once the store exists.
-export default function setup(): void {}
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** PostgreSQL URL bound to a schema of this test run only; undefined without DATABASE_URL. */
+    postgresUrl: string | undefined;
+    redisUrl: string | undefined;
+    /** Prefix of Redis keys and channels of this test run. */
+    runId: string;
+  }
+}
+
+/**
+ * When DATABASE_URL is set, each test run works in its own PostgreSQL schema (dropped at the
+ * end), so runs never see each other's rows and always start from an empty database.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const runId = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  project.provide('runId', runId);
+  project.provide('redisUrl', process.env.REDIS_URL || undefined);
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) {
+    project.provide('postgresUrl', undefined);
+    return async () => {};
+  }
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${runId}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.searchParams.set('options', `-c search_path=${runId}`);
+  project.provide('postgresUrl', url.toString());
+  return async () => {
+    const client = new pg.Client({ connectionString: baseUrl });
+    await client.connect();
+    await client.query(`DROP SCHEMA ${runId} CASCADE`);
+    await client.end();
+  };
+}

@@ -91,7 +91,9 @@ async function authenticateKey(deps: AuthenticationDeps, request: FastifyRequest
 export function registerAuthentication(app: FastifyInstance, deps: AuthenticationDeps): void {
   app.decorateRequest('apiKey', undefined);
   app.addHook('onRequest', async (request, reply) => {
-    const auth = request.routeOptions.config.auth ?? 'none';
+    // Unknown paths under /v1 still need a key: callers learn nothing about routes without one, and
+    // their 404s are audited under their account.
+    const auth = request.routeOptions.config.auth ?? (request.url.startsWith('/v1/') ? 'key' : 'none');
     if (auth === 'key') return authenticateKey(deps, request, reply);
     if (auth === 'admin') {
       const token = bearerToken(request);

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { type ErrorCode, type FieldError, ServiceError } from '../../errors.js';
+import { isDatabaseUnavailable } from '../../store/database.js';
 import { PROBLEMS, problemType } from '../problems.js';
 import { toFieldErrors } from '../validation.js';
 
@@ -28,6 +29,9 @@ export function sendProblem(
 function classify(error: FastifyError): { code: ErrorCode; detail: string; errors?: FieldError[] } {
   if (error instanceof ServiceError)
     return { code: error.code, detail: error.detail, errors: error.fieldErrors };
+  if (isDatabaseUnavailable(error)) {
+    return { code: 'service-unavailable', detail: 'The database is unavailable; retry shortly.' };
+  }
   if (error.validation) {
     const where =
       error.validationContext === 'body' ? 'request body' : `${error.validationContext ?? 'request'}`;

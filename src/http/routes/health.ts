@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../context.js';
-import { json } from '../schemas.js';
+import { json, problemResponses } from '../schemas.js';
 
 const State = Type.Union([Type.Literal('up'), Type.Literal('down')]);
 const HealthSchema = Type.Object(
@@ -28,6 +28,7 @@ export function healthRoutes(app: App, ctx: AppContext): void {
         response: {
           200: json(HealthSchema, 'The service is up (status ok or degraded)'),
           503: json(HealthSchema, 'The service cannot serve requests (database unreachable)'),
+          ...problemResponses(500),
         },
       },
     },

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+import { ConfigError, loadConfig } from '../config.js';
+import { serve } from '../server.js';
+import { ADMIN_USAGE, runAdmin } from './admin.js';
+import { AdminClient, CliError, readAdminToken } from './admin-client.js';
+
+const USAGE = `Usage:
+screening serve
+${ADMIN_USAGE}
+screening audit verify [--account ID]
+
+Operator commands talk to a running server: --url URL (default http://127.0.0.1:$PORT).`;
+
+/** Takes `--url` out of the arguments wherever it stands. */
+function extractUrl(args: string[], port: number): { url: string; rest: string[] } {
+  const rest: string[] = [];
+  let url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--url') url = args[++i] ?? url;
+    else if (arg.startsWith('--url=')) url = arg.slice('--url='.length);
+    else rest.push(arg);
+  }
+  return { url, rest };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  const config = loadConfig();
+  if (command === 'serve') {
+    await serve(config);
+    return -1;
+  }
+  const { url, rest } = extractUrl(args, config.port);
+  const client = () => new AdminClient(url, readAdminToken(config));
+  let result: unknown;
+  if (command === 'admin') {
+    result = await runAdmin(client(), rest);
+  } else if (command === 'audit' && rest[0] === 'verify') {
+    const account = rest.indexOf('--account') >= 0 ? rest[rest.indexOf('--account') + 1] : undefined;
+    result = await client().call(
+      'POST',
+      `/admin/v1/audit/verify${account ? `?account=${encodeURIComponent(account)}` : ''}`,
+    );
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return (result as { ok: boolean }).ok ? 0 : 3;
+  } else {
+    process.stderr.write(`${USAGE}\n`);
+    return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+  }
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // -1: a server is running and keeps the process alive.
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    const known = error instanceof CliError || error instanceof ConfigError;
+    process.stderr.write(`screening: ${known ? error.message : String((error as Error)?.stack ?? error)}\n`);
+    process.exitCode = 1;
+  },
+);

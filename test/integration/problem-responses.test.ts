@@ -1,0 +1,147 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.js';
+import { buildApp } from '../../src/http/app.js';
+import { assembleServices } from '../../src/runtime.js';
+import type { DatabaseSchema } from '../../src/store/schema.js';
+import { backends } from '../support/backends.js';
+import { TEST_ADMIN_TOKEN, TestApp } from '../support/test-app.js';
+
+function expectProblem(
+  response: { status: number; headers: Headers; body: any },
+  status: number,
+  type: string,
+) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(response.body).toMatchObject({ type: `/problems/${type}`, status });
+  expect(response.body.request_id).toBe(response.headers.get('x-request-id'));
+  expect(typeof response.body.title).toBe('string');
+  expect(typeof response.body.instance).toBe('string');
+}
+
+describe.each(backends())('problem responses ($name)', (backend) => {
+  let api: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    api = await TestApp.start(backend);
+    key = (await api.createAccount()).key;
+  });
+  afterAll(async () => api?.close());
+
+  it('answers malformed JSON with 400', async () => {
+    const response = await api.request('POST', '/v1/keys', {
+      key,
+      rawBody: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(response, 400, 'malformed-request');
+  });
+
+  it('answers an unknown route with 404 (with a key) and 401 (without one)', async () => {
+    expectProblem(await api.request('GET', '/v1/nothing-here', { key }), 404, 'not-found');
+    expectProblem(await api.request('GET', '/v1/nothing-here'), 401, 'unauthenticated');
+    expectProblem(await api.request('GET', '/nothing-here'), 404, 'not-found');
+  });
+
+  it('answers a known path with a wrong method with 405 and an Allow header', async () => {
+    const response = await api.request('PUT', '/v1/keys', { key, body: {} });
+    expectProblem(response, 405, 'method-not-allowed');
+    expect(response.headers.get('allow')).toBe('GET, POST');
+  });
+
+  it('answers a body over 1 MB with 413', async () => {
+    const response = await api.request('POST', '/v1/keys', {
+      key,
+      rawBody: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(response, 413, 'payload-too-large');
+  });
+
+  it('answers a non-JSON body with 415', async () => {
+    const response = await api.request('POST', '/v1/keys', {
+      key,
+      rawBody: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expectProblem(response, 415, 'unsupported-media-type');
+  });
+
+  it('answers schema violations with 422 and a pointer per field, without coercing types', async () => {
+    const response = await api.request('POST', '/v1/keys', { key, body: { name: 42, extra: true } });
+    expectProblem(response, 422, 'validation-failed');
+    expect(response.body.errors).toEqual(
+      expect.arrayContaining([
+        { pointer: '/name', detail: 'must be string' },
+        { pointer: '/extra', detail: 'is not a known field' },
+      ]),
+    );
+  });
+
+  it('serves problem type pages for every problem type it returns', async () => {
+    const page = await fetch(`${api.baseUrl}/problems/quota-exceeded`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('402');
+  });
+});
+
+describe('failures inside the service', () => {
+  const backend = backends()[0]!;
+
+  it('answers an unexpected error with 500 and no internals', async () => {
+    const api = await TestApp.start(backend, {
+      adjust: (ctx) => ({
+        ...ctx,
+        checkHealth: async () => {
+          throw new Error('SELECT secret_column FROM internal_table');
+        },
+      }),
+    });
+    try {
+      const response = await api.request('GET', '/v1/health');
+      expectProblem(response, 500, 'internal');
+      const text = JSON.stringify(response.body);
+      expect(text).not.toMatch(/secret_column|internal_table|at .*\.ts|stack/);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('answers 503 when the database cannot be reached, and health says so', async () => {
+    // A real PostgreSQL client pointed at a port where nothing listens.
+    const unreachable = new Kysely<DatabaseSchema>({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({
+          connectionString: 'postgres://nobody@127.0.0.1:9/none',
+          connectionTimeoutMillis: 500,
+        }),
+      }),
+    });
+    const services = await assembleServices({
+      db: unreachable,
+      redis: undefined,
+      clock: systemClock,
+      logger: pino({ level: 'silent' }),
+      adminToken: TEST_ADMIN_TOKEN,
+      redisKeyPrefix: 'unused:',
+    });
+    const app = await buildApp(services.ctx);
+    try {
+      const usage = await app.inject({
+        url: '/v1/usage',
+        headers: { authorization: `Bearer cs_live_${'a'.repeat(32)}` },
+      });
+      expect(usage.statusCode).toBe(503);
+      expect(usage.json()).toMatchObject({ type: '/problems/service-unavailable' });
+      const health = await app.inject({ url: '/v1/health' });
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toMatchObject({ status: 'down', database: 'down' });
+    } finally {
+      await app.close();
+      await unreachable.destroy();
+    }
+  });
+});

@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { inject } from 'vitest';
+import type { Account } from '../../src/accounts/accounts.js';
+import type { PlanId } from '../../src/accounts/plans.js';
+import type { Clock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { buildApp } from '../../src/http/app.js';
+import type { App, AppContext } from '../../src/http/context.js';
+import { createRuntime, type Runtime } from '../../src/runtime.js';
+import type { Backend } from './backends.js';
+import { OpenApiContract } from './openapi-contract.js';
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  rawBody?: string | Buffer;
+}
+
+/** A running instance of the service on 127.0.0.1, spoken to over real HTTP. */
+export class TestApp {
+  private contract: OpenApiContract;
+
+  private constructor(
+    readonly app: App,
+    readonly runtime: Runtime,
+    readonly baseUrl: string,
+  ) {
+    this.contract = new OpenApiContract(app.swagger() as never);
+  }
+
+  static async start(
+    backend: Backend,
+    options: {
+      clock?: Clock;
+      dataDir?: string;
+      redisUrl?: string;
+      adjust?: (ctx: AppContext) => AppContext;
+    } = {},
+  ): Promise<TestApp> {
+    const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'css-test-'));
+    const config = loadConfig({
+      DATABASE_URL: backend.databaseUrl,
+      REDIS_URL: options.redisUrl ?? backend.redisUrl,
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      DATA_DIR: dataDir,
+      DATABASE_POOL_SIZE: '4',
+    });
+    const runtime = await createRuntime({
+      config,
+      logger: pino({ level: 'silent' }),
+      inMemoryDatabase: true,
+      redisKeyPrefix: `${inject('runId')}:`,
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    const app = await buildApp(options.adjust ? options.adjust(runtime.ctx) : runtime.ctx);
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    return new TestApp(app, runtime, address);
+  }
+
+  /** Sends a request and checks the response against the published OpenAPI document. */
+  async request<T = any>(method: string, url: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key) headers.authorization = `Bearer ${options.key}`;
+    let body: string | Buffer | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(this.baseUrl + url, { method, headers, body });
+    const text = await response.text();
+    const contentType = response.headers.get('content-type');
+    const parsed = text.length > 0 && /json/.test(contentType ?? '') ? JSON.parse(text) : text || undefined;
+    this.contract.check(method, url, response.status, contentType, parsed);
+    return { status: response.status, headers: response.headers, body: parsed as T };
+  }
+
+  admin<T = any>(method: string, url: string, body?: unknown): Promise<ApiResponse<T>> {
+    return this.request<T>(method, url, { key: TEST_ADMIN_TOKEN, body });
+  }
+
+  /** A fresh account (each test gets its own) and its first key, made through the operator API. */
+  async createAccount(
+    plan: PlanId = 'professional',
+  ): Promise<{ account: Account; key: string; keyId: string }> {
+    const response = await this.admin('POST', '/admin/v1/accounts', { name: `test ${plan}`, plan });
+    if (response.status !== 201) throw new Error(`account creation failed: ${JSON.stringify(response.body)}`);
+    return { account: response.body.account, key: response.body.key.key, keyId: response.body.key.id };
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.runtime.close();
+  }
+}
