@@ -1,0 +1,37 @@
+import type { IdentifierType } from '../../list-entity.js';
+
+// Maps the lists' identifier labels (OFAC remarks, OFAC/UN/EU/UK document types, CSL ids) to the
+// model's identifier kinds. Order matters: the first pattern that matches wins, so the specific
+// labels come before the generic ones ("Aircraft Tail Number" before "Number").
+const RULES: ReadonlyArray<readonly [RegExp, IdentifierType]> = [
+  [/pass(?:e)?port|pasaporte/i, 'passport'],
+  [/^(vessel registration identification|imo)\b|\bimo\b/i, 'imo'],
+  [/\bmmsi\b/i, 'mmsi'],
+  [/swift|\bbic\b(?!\s*\()/i, 'swift_bic'],
+  [/legal entity number|\blei\b/i, 'lei'],
+  [/digital currency address|crypto|wallet/i, 'crypto_address'],
+  [/\bisin\b/i, 'isin'],
+  [/d-u-n-s|\bduns\b/i, 'duns'],
+  [/e-?mail/i, 'email'],
+  [/phone|fax|telephone/i, 'phone'],
+  [/website|\burl\b/i, 'website'],
+  [/call sign/i, 'call_sign'],
+  [/tail number/i, 'aircraft_tail_number'],
+  [/serial number|construction number|\bmsn\b/i, 'aircraft_serial'],
+  [/tax|fiscal|\bvat\b|v\.a\.t\.|r\.f\.c\.|^rfc\b|^nit\b|^ruc\b|^rif\b|fein|\binn\b|\bkpp\b/i, 'tax_id'],
+  [
+    /national id|national identification|identity card|identification (number|card|no)|\bid card\b|cedula|c\.u\.r\.p\.|curp|d\.n\.i\.|\bdni\b|c\.u\.i\.|electoral|i\.f\.e\.|\bssn\b|social security|birth certificate|residency|driver|numero de identidad|personal id|immigration|military|kenyan id|^id\b|^nationalid$|^id$/i,
+    'national_id',
+  ],
+  [
+    /registration|regnumber|company (number|no)|registry|register|folio mercantil|matricula|c\.r\. no|trade licen|licen[cs]e|gazette|social credit|chamber of comm|enterprise number|incorporation|charity|branch unit|permit|\bogrn\b|\bbik\b|business/i,
+    'registration_number',
+  ],
+];
+
+export function identifierType(label: string): IdentifierType {
+  for (const [pattern, type] of RULES) {
+    if (pattern.test(label)) return type;
+  }
+  return 'other';
+}

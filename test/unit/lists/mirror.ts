@@ -1,0 +1,49 @@
+import { createReadStream, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { LIST_PARSERS, matchesOfficialFileName } from '../../../src/sources/lists/parsers/index.js';
+import type {
+  ListInput,
+  ListParseOptions,
+  ListParseResult,
+} from '../../../src/sources/lists/parsers/types.js';
+
+/** The shared mirror of real list files (never copied into the project). */
+export const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+
+export function mirrorPath(officialName: string): string {
+  const found = readdirSync(LISTS_DIR).find((entry) => matchesOfficialFileName(officialName, entry));
+  if (!found) throw new Error(`${officialName} is not in ${LISTS_DIR}`);
+  return path.join(LISTS_DIR, found);
+}
+
+export function mirrorBytes(officialName: string): Buffer {
+  return readFileSync(mirrorPath(officialName));
+}
+
+export function parserFor(id: string, format?: string) {
+  const parser = LIST_PARSERS.find((p) => p.id === id && (format === undefined || p.format === format));
+  if (!parser) throw new Error(`no parser ${id} ${format ?? ''}`);
+  return parser;
+}
+
+/** Parses a list from the mirror, every file streamed from disk as the refresh would. */
+export function parseFromMirror(
+  id: string,
+  format?: string,
+  options?: ListParseOptions,
+): Promise<ListParseResult> {
+  const parser = parserFor(id, format);
+  const files = new Map<string, ListInput>();
+  for (const spec of parser.files) files.set(spec.name, createReadStream(mirrorPath(spec.name)));
+  return parser.parse(files, options);
+}
+
+export function entityById(result: ListParseResult, sourceId: string) {
+  const entity = result.entities.find((e) => e.source_id === sourceId);
+  if (!entity) throw new Error(`${result.source}: no entity ${sourceId}`);
+  return entity;
+}
+
+export function namesOfType(result: ListParseResult, type: string): number {
+  return result.entities.reduce((sum, e) => sum + e.names.filter((n) => n.type === type).length, 0);
+}

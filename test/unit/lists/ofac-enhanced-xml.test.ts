@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { entityById, parseFromMirror } from './mirror.js';
+
+describe('OFAC Enhanced XML (CONS_ENHANCED.ZIP)', () => {
+  it('reads the 443 entities from inside the zip, dated by dataAsOf', async () => {
+    const cons = await parseFromMirror('ofac_cons', 'ofac_enhanced_xml');
+    expect(cons.counts.entities).toBe(443);
+    expect(cons.counts.byKind).toMatchObject({ person: 80, organization: 363 });
+    // Independent python count: distinct translations per entity, 45 of them non-Latin.
+    expect(cons.counts.names).toBe(1623);
+    expect(
+      cons.entities.reduce((n, e) => n + e.names.filter((x) => x.type === 'original_script').length, 0),
+    ).toBe(45);
+    expect(cons.listDate).toBe('2025-01-10');
+  });
+
+  it('maps names with translations, identity documents and the listing date', async () => {
+    const cons = await parseFromMirror('ofac_cons', 'ofac_enhanced_xml');
+    const vtb = entityById(cons, '17013');
+    expect(vtb.names[0]).toEqual({ full: 'VTB BANK PUBLIC JOINT STOCK COMPANY', type: 'primary' });
+    expect(vtb.names[1]).toEqual({
+      full: 'БАНК ВТБ ПУБЛИЧНОЕ АКЦИОНЕРНОЕ ОБЩЕСТВО',
+      type: 'original_script',
+      script: 'Cyrl',
+    });
+    expect(vtb.identifiers).toContainEqual({
+      type: 'registration_number',
+      value: '1027739609391',
+      label: 'Registration ID',
+      country: 'RU',
+    });
+    const haniya = entityById(cons, '9639');
+    expect(haniya.names.map((n) => n.full)).toEqual([
+      'Ismail Abdul Salah HANIYA',
+      'Ismail HANIYA',
+      'Ismaeel HANIYYA',
+    ]);
+    expect(haniya.birth_dates).toEqual(['1962']);
+    expect(haniya.places_of_birth).toEqual(['Shati']);
+    expect(haniya.listed_on).toBe('2006-04-12');
+    expect(haniya.programs).toEqual(['NS-PLC']);
+  });
+});

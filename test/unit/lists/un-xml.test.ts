@@ -1,0 +1,70 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ListParseResult } from '../../../src/sources/lists/parsers/types.js';
+import { entityById, namesOfType, parseFromMirror } from './mirror.js';
+
+describe('UN Security Council consolidated XML', () => {
+  let un: ListParseResult;
+  beforeAll(async () => {
+    un = await parseFromMirror('un_sc');
+  });
+
+  it('reads the 730 individuals and 273 entities the data README states, dated by dateGenerated', () => {
+    expect(un.counts.entities).toBe(1003);
+    expect(un.counts.byKind).toMatchObject({ person: 730, organization: 273 });
+    expect(un.listDate).toBe('2026-02-27');
+    expect(un.entities.every((e) => e.source === 'un_sc' && e.list === 'UN_CONSOLIDATED')).toBe(true);
+  });
+
+  it('keeps aliases by quality: Good as aka, Low as weak_aka, plus names in original script', () => {
+    // Independent python count, names compared case-insensitively per record: 1,003 primaries,
+    // 2,736 of the 2,752 non-empty aliases (16 repeat a name of their record) and 377
+    // original-script names.
+    expect(un.counts.names).toBe(4116);
+    expect(namesOfType(un, 'weak_aka')).toBe(615);
+    expect(namesOfType(un, 'original_script')).toBe(377);
+  });
+
+  it('maps an individual: FIRST..THIRD_NAME, aliases, year range DOB, program, nationality', () => {
+    const haqqani = entityById(un, '2785696');
+    expect(haqqani.names[0]).toEqual({
+      full: 'SIRAJUDDIN JALLALOUDINE HAQQANI',
+      type: 'primary',
+      parts: { given: 'SIRAJUDDIN', middle: 'JALLALOUDINE', family: 'HAQQANI' },
+    });
+    expect(haqqani.names).toContainEqual({ full: 'Khalifa', type: 'weak_aka' });
+    expect(haqqani.names).toContainEqual({ full: 'Siraj Haqqani', type: 'aka' });
+    expect(haqqani.names.at(-1)).toEqual({
+      full: 'سراج الدين جلال الدين حقانى',
+      type: 'original_script',
+      script: 'Arab',
+    });
+    expect(haqqani.birth_dates).toEqual(['1977/1978']);
+    expect(haqqani.programs).toEqual(['Taliban']);
+    expect(haqqani.nationalities).toEqual(['AF']);
+    expect(haqqani.listed_on).toBe('2007-09-13');
+    expect(haqqani.addresses[0]).toEqual({
+      full: 'Kela neighborhood/Danda neighborhood, Miramshah, North Waziristan, Pakistan',
+      city: 'Kela neighborhood/Danda neighborhood, Miramshah',
+      country: 'PK',
+    });
+    expect(haqqani.raw).toMatchObject({ REFERENCE_NUMBER: 'TAi.144', UN_LIST_TYPE: 'Taliban' });
+  });
+
+  it('reads documents and exact birth years', () => {
+    const nashwan = entityById(un, '111900');
+    expect(nashwan.birth_dates).toEqual(['1961']);
+    expect(nashwan.gender).toBe('male');
+    expect(nashwan.identifiers).toEqual([
+      { type: 'national_id', value: '0094195', label: 'National Identification Number' },
+    ]);
+    expect(nashwan.places_of_birth).toEqual(['Mosul, Iraq']);
+  });
+
+  it('maps an entity with its a.k.a. names', () => {
+    const adf = entityById(un, '6908402');
+    expect(adf.kind).toBe('organization');
+    expect(adf.names[0]).toEqual({ full: 'ADF', type: 'primary' });
+    expect(adf.programs).toEqual(['DRC']);
+    expect(adf.remarks).toMatch(/^ADF founder and leader, Jamil Mukulu/);
+  });
+});

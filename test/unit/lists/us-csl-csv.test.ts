@@ -1,0 +1,58 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ListParseResult } from '../../../src/sources/lists/parsers/types.js';
+import { entityById, parseFromMirror } from './mirror.js';
+
+describe('US Consolidated Screening List CSV', () => {
+  let csl: ListParseResult;
+  beforeAll(async () => {
+    csl = await parseFromMirror('us_csl');
+  });
+
+  it('skips its 10,026 SDN rows by default so OFAC listings are not counted twice', () => {
+    expect(csl.counts.records).toBe(14_160);
+    expect(csl.counts.skipped).toBe(10_026);
+    // 4,134 non-SDN rows; one (list, _id) pair appears twice and is kept once.
+    expect(csl.counts.entities).toBe(4133);
+    expect(csl.entities.some((e) => e.list === 'SDN')).toBe(false);
+    // Independent python count of distinct names per kept row.
+    expect(csl.counts.names).toBe(7826);
+  });
+
+  it('normalises the source column into upper snake case list names', () => {
+    const perList = new Map<string, number>();
+    for (const e of csl.entities) perList.set(e.list, (perList.get(e.list) ?? 0) + 1);
+    expect(perList.get('ENTITY_LIST')).toBe(2001);
+    expect(perList.get('ITAR_DEBARRED')).toBe(727);
+    expect(perList.get('DENIED_PERSONS')).toBe(462);
+    expect([...perList.keys()].every((list) => /^[A-Z][A-Z0-9_]*$/.test(list))).toBe(true);
+    expect(perList.size).toBe(12);
+  });
+
+  it('maps an Entity List row with its aliases and address', () => {
+    const plant = entityById(csl, 'ENTITY_LIST/4398d33e9e93c7477af39f1e0bfffc13ddd47bcc');
+    expect(plant.names.map((n) => [n.full, n.type])).toEqual([
+      ['140 Repair Plant JSC', 'primary'],
+      ['Open Joint Stock Company 140 Repair Plant', 'aka'],
+      ['JSC 140 Repair Plant', 'aka'],
+    ]);
+    expect(plant.addresses).toEqual([
+      { full: '19 Luysi Chalovskoy St., Borisov, 222512, BY', country: 'BY' },
+    ]);
+    expect(plant.listed_on).toBe('2022-04-07');
+    expect(plant.raw).toMatchObject({ source: 'Entity List (EL) - Bureau of Industry and Security' });
+  });
+
+  it('keeps SDN rows when ofac_sdn is not enabled, reading their ids and birth dates', async () => {
+    const all = await parseFromMirror('us_csl', undefined, { skipLists: [] });
+    expect(all.counts.skipped).toBe(0);
+    expect(all.counts.entities).toBe(14_159);
+    const sdnRow = entityById(all, 'SDN/9935');
+    expect(sdnRow.kind).toBe('person');
+    expect(sdnRow.names[0]?.full).toBe("Abu Sufian al-Salamabi Muhammed Ahmed 'ABD AL-RAZZIQ");
+    expect(sdnRow.birth_dates).toEqual(['1962-08-06']);
+    expect(sdnRow.nationalities).toEqual(['CA', 'SD']);
+    expect(sdnRow.identifiers).toEqual([
+      { type: 'passport', value: 'BC166787', label: 'Passport', country: 'CA' },
+    ]);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { countryCode } from '../../../src/sources/lists/parsers/countries.js';
+import { parseBirthDate } from '../../../src/sources/lists/parsers/dates.js';
+import { parseOfacRemarks } from '../../../src/sources/lists/parsers/ofac-remarks.js';
+
+describe('date, country and Remarks readers shared by the parsers', () => {
+  it.each([
+    ['10 Dec 1948', '1948-12-10'],
+    ['circa 1951', '1951'],
+    ['1962 to 1964', '1962/1964'],
+    ['Mar 1962', '1962-03'],
+    ['Nov. 1973', '1973-11'],
+    ['12/05/1958', '1958-05-12'],
+    ['dd/mm/1945', '1945'],
+    ['00/00/1955', '1955'],
+    ['05/1973', '1973-05'],
+    ['2026-02-27T00:00:09.554Z', '2026-02-27'],
+    ['Between Aug. and Sep. 1977', '1977-08/1977-09'],
+    ['30-35 years old', undefined],
+    ['24/06/1402 (Hijri Calendar)', undefined],
+  ])('birth date %s reads as %s', (text, expected) => {
+    expect(parseBirthDate(text)).toBe(expected);
+  });
+
+  it.each([
+    ['Korea, North', 'KP'],
+    ['Iran (Islamic Republic of)', 'IR'],
+    ['Congo (Democratic Republic)', 'CD'],
+    ['Virgin Islands, British', 'VG'],
+    ['Iraq (previous address)', 'IQ'],
+    ['Region: Gaza', 'PS'],
+    ['Türkiye', 'TR'],
+    ['UNKNOWN', undefined],
+    ['00', undefined],
+    ['Kafia Kingi', 'Kafia Kingi'],
+  ])('country %s resolves to %s', (name, code) => {
+    expect(countryCode(name)).toBe(code);
+  });
+
+  it('reads every kind of OFAC Remarks statement and leaves the rest alone', () => {
+    const facts = parseOfacRemarks(
+      "DOB 1962 to 1964; alt. DOB circa 1966; POB Baghdad, Iraq; nationality Iraq; alt. citizen Jordan; Gender Female; Passport A123 (Iraq) issued 01 Jan 2000 expires 01 Jan 2010; Tax ID No. 7744001497 (Russia); SWIFT/BIC HAVIGB2L; Nationality of Registration Korea, North; Linked To: SOMEONE; a.k.a. 'UMM X'.",
+    );
+    expect(facts).toEqual({
+      birthDates: ['1962/1964', '1966'],
+      placesOfBirth: ['Baghdad, Iraq'],
+      nationalities: ['Iraq', 'Jordan'],
+      countries: ['Korea, North'],
+      gender: 'Female',
+      identifiers: [
+        { label: 'Passport', value: 'A123', country: 'Iraq' },
+        { label: 'Tax ID No.', value: '7744001497', country: 'Russia' },
+        { label: 'SWIFT/BIC', value: 'HAVIGB2L' },
+      ],
+      weakAliases: ['UMM X'],
+    });
+  });
+});
