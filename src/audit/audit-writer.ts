@@ -3,7 +3,7 @@ import { ANONYMOUS_CHAIN_ID, type AuditEntry, auditRowHash, GENESIS_HASH } from 
 
 /** Rows wait in memory at most this long before they are written (one transaction per flush). */
 export const AUDIT_FLUSH_INTERVAL_MS = 100;
-/** A flush starts early once this many rows wait. */
+/** A flush starts early once this many rows wait; also the most rows written per transaction. */
 export const AUDIT_FLUSH_BATCH_ROWS = 500;
 
 /**
@@ -15,6 +15,7 @@ export class AuditWriter {
   private queue: AuditEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
+  private writing = false;
 
   constructor(
     private readonly db: Db,
@@ -23,6 +24,8 @@ export class AuditWriter {
 
   record(entry: AuditEntry): void {
     this.queue.push(entry);
+    // A write in progress drains the queue to the end, so it needs no further trigger.
+    if (this.writing) return;
     if (this.queue.length >= AUDIT_FLUSH_BATCH_ROWS) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), AUDIT_FLUSH_INTERVAL_MS).unref();
   }
@@ -39,16 +42,29 @@ export class AuditWriter {
     return this.running;
   }
 
+  // Writes in transactions of at most AUDIT_FLUSH_BATCH_ROWS rows (bounded statement size and lock
+  // time) until the queue is empty; a failed batch goes back to the front of the queue.
   private async writeQueued(): Promise<void> {
-    const batch = this.queue;
-    if (batch.length === 0) return;
-    this.queue = [];
+    this.writing = true;
     try {
-      await this.db.transaction().execute((trx) => appendRows(trx, batch));
-    } catch (error) {
-      this.queue = batch.concat(this.queue);
-      this.onError(error);
-      this.timer ??= setTimeout(() => void this.flush(), AUDIT_FLUSH_INTERVAL_MS * 10).unref();
+      await this.drain();
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.slice(0, AUDIT_FLUSH_BATCH_ROWS);
+      this.queue = this.queue.slice(batch.length);
+      try {
+        await this.db.transaction().execute((trx) => appendRows(trx, batch));
+      } catch (error) {
+        this.queue = batch.concat(this.queue);
+        this.onError(error);
+        this.timer ??= setTimeout(() => void this.flush(), AUDIT_FLUSH_INTERVAL_MS * 10).unref();
+        return;
+      }
     }
   }
 }
@@ -57,7 +73,9 @@ async function appendRows(trx: Db, batch: AuditEntry[]): Promise<void> {
   const chains = new Map<string, AuditEntry[]>();
   for (const entry of batch) {
     const chainId = entry.account_id ?? ANONYMOUS_CHAIN_ID;
-    chains.set(chainId, [...(chains.get(chainId) ?? []), entry]);
+    const chain = chains.get(chainId);
+    if (chain) chain.push(entry);
+    else chains.set(chainId, [entry]);
   }
   const chainIds = [...chains.keys()].sort();
   await trx

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANONYMOUS_CHAIN_ID } from '../../src/audit/audit-chain.js';
@@ -168,5 +169,39 @@ describe.each(backends())('audit log ($name)', (backend) => {
       n: string;
     }>`SELECT count(*) AS n FROM audit_log WHERE account_id = ${account.id}`.execute(db());
     expect(Number(rows[0]!.n)).toBe(30);
+  });
+});
+
+describe.each(backends())('audit writer under a backlog ($name)', (backend) => {
+  it('writes a backlog larger than one transaction completely and in order', async () => {
+    const api = await TestApp.start(backend);
+    try {
+      const { account } = await api.createAccount();
+      const started = Date.now();
+      for (let i = 0; i < 1_234; i++) {
+        api.runtime.ctx.audit.record({
+          id: randomUUID(),
+          request_id: `backlog-${i}`,
+          occurred_at: new Date(started + i),
+          account_id: account.id,
+          key_id: null,
+          key_prefix: null,
+          key_last4: null,
+          method: 'GET',
+          route: '/v1/usage',
+          path: '/v1/usage',
+          status: 200,
+          latency_ms: 1,
+          client_ip: '127.0.0.1',
+          user_agent: null,
+        });
+      }
+      await api.runtime.ctx.audit.flush();
+      expect(api.runtime.ctx.audit.pending).toBe(0);
+      const result = await api.admin('POST', `/admin/v1/audit/verify?account=${account.id}`);
+      expect(result.body).toMatchObject({ ok: true, rows_checked: 1_234 });
+    } finally {
+      await api.close();
+    }
   });
 });

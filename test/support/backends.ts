@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { describe, inject, it } from 'vitest';
 
 export interface Backend {
   name: string;
@@ -17,6 +17,17 @@ export function backends(): Backend[] {
   return list;
 }
 
-export function sharedBackends(): Backend[] {
-  return backends().filter((b) => b.databaseUrl !== undefined);
+/**
+ * Suites about several instances need a shared database and Redis; without DATABASE_URL they are
+ * reported as skipped rather than silently absent.
+ */
+export function describeWithSharedBackends(title: string, suite: (backend: Backend) => void): void {
+  const shared = backends().filter((b) => b.databaseUrl !== undefined && b.redisUrl !== undefined);
+  if (shared.length === 0) {
+    describe.skip(`${title} (needs DATABASE_URL and REDIS_URL)`, () => {
+      it('runs only against PostgreSQL and Redis', () => {});
+    });
+    return;
+  }
+  for (const backend of shared) describe(`${title} (${backend.name})`, () => suite(backend));
 }

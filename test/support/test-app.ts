@@ -47,6 +47,10 @@ export class TestApp {
       dataDir?: string;
       redisUrl?: string;
       adjust?: (ctx: AppContext) => AppContext;
+      /** Extra settings (e.g. LISTS_ENABLED, LISTS_DIR); the official lists are off unless set here. */
+      env?: Record<string, string | undefined>;
+      /** Keep the database in memory (default) or in `dataDir` (restart tests reuse the folder). */
+      inMemoryDatabase?: boolean;
     } = {},
   ): Promise<TestApp> {
     const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'css-test-'));
@@ -56,11 +60,14 @@ export class TestApp {
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       DATA_DIR: dataDir,
       DATABASE_POOL_SIZE: '4',
+      // Tests never reach the official list addresses: lists load only when a test asks for them.
+      LISTS_ENABLED: 'none',
+      ...options.env,
     });
     const runtime = await createRuntime({
       config,
       logger: pino({ level: 'silent' }),
-      inMemoryDatabase: true,
+      inMemoryDatabase: options.inMemoryDatabase ?? true,
       redisKeyPrefix: `${inject('runId')}:`,
       ...(options.clock ? { clock: options.clock } : {}),
     });

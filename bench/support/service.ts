@@ -1,0 +1,73 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface RunningService {
+  url: string;
+  key: string;
+  adminToken: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the service in its own process (as in production: one Node process, JSON logs off) on a
+ * fresh data folder and returns the bootstrap key it prints.
+ */
+export async function startService(extraEnv: Record<string, string> = {}): Promise<RunningService> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'css-bench-'));
+  const adminToken = 'bench-admin-token-0123456789abcdef';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN: adminToken,
+      LOG_LEVEL: 'warn',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const key = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(async () => {
+      const match = /cs_live_[0-9A-Za-z]{32}/.exec(output);
+      if (!match) return;
+      const up = await fetch(`http://127.0.0.1:${port}/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) {
+        clearInterval(timer);
+        resolve(match[0]);
+      }
+    }, 100);
+    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${output}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    key,
+    adminToken,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  collect,
+  freePort,
+  runCli,
+  runEntry,
+  serviceEnv,
+  tempDataDir,
+  waitForOutput,
+} from '../support/service-process.js';
+
+const LISTENING = /Server listening at http:\/\/127\.0\.0\.1:\d+/;
+
+describe('the service as a process on the embedded default', () => {
+  const dataDir = tempDataDir();
+  let port: number;
+  let env: NodeJS.ProcessEnv;
+  let server: ReturnType<typeof runEntry>;
+  let output: () => { stdout: string; stderr: string };
+  let key: string;
+
+  beforeAll(async () => {
+    port = await freePort();
+    env = serviceEnv({ DATA_DIR: dataDir, PORT: String(port) });
+    server = runEntry('src/main.ts', [], env);
+    ({ output } = collect(server));
+    await waitForOutput(output, LISTENING);
+    key = (await waitForOutput(output, /cs_live_[0-9A-Za-z]{32}/))[0];
+  });
+  afterAll(() => {
+    server?.kill('SIGKILL');
+  });
+
+  it('creates the default account on first start and prints a key that works at once', async () => {
+    expect(output().stdout).toMatch(/Created the account "default"/);
+    expect(output().stdout).toContain(`${dataDir}/admin-token`);
+    const response = await fetch(`http://127.0.0.1:${port}/v1/usage`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ tier: 'professional', monthly_limit: 2000 });
+  });
+
+  it('refuses a second process on the same data folder with a clear message', async () => {
+    const second = runEntry('src/main.ts', [], { ...env, PORT: String(await freePort()) });
+    const result = await collect(second).done;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/embedded database .* is in use by process \d+/);
+  });
+
+  it('lets the operator create an account from the CLI, which prints its first key as JSON', async () => {
+    const created = await runCli(['admin', 'accounts', 'create', '--name', 'Acme', '--plan', 'starter'], env);
+    expect(created.code).toBe(0);
+    const body = JSON.parse(created.stdout);
+    expect(body.account).toMatchObject({ name: 'Acme', plan: 'starter', status: 'active' });
+    expect(body.key.key).toMatch(/^cs_live_/);
+    const suspended = await runCli(['admin', 'accounts', 'suspend', body.account.id], env);
+    expect(JSON.parse(suspended.stdout).status).toBe('suspended');
+    const listed = await runCli(['admin', 'keys', 'list', '--account', body.account.id], env);
+    expect(JSON.parse(listed.stdout).data).toHaveLength(1);
+  });
+
+  it('verifies the audit chains from the CLI', async () => {
+    const verified = await runCli(['audit', 'verify'], env);
+    expect(verified.code).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true });
+  });
+
+  it('says clearly when the operator token is wrong or the server unreachable', async () => {
+    const wrongToken = await runCli(['admin', 'accounts', 'list'], { ...env, ADMIN_TOKEN: 'w'.repeat(30) });
+    expect(wrongToken.code).toBe(1);
+    expect(wrongToken.stderr).toMatch(/refused the operator token/);
+    const unreachable = await runCli(['admin', 'accounts', 'list', '--url', 'http://127.0.0.1:9'], env);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/Cannot reach the service at http:\/\/127\.0\.0\.1:9/);
+  });
+
+  it('on SIGTERM finishes the request in flight, writes its audit row and exits 0', async () => {
+    // A request whose body is still arriving when the signal comes.
+    const body = JSON.stringify({ name: 'made during shutdown' });
+    const request = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/v1/keys',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'content-length': body.length,
+      },
+    });
+    const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      request.on('response', (res) => {
+        let text = '';
+        res.on('data', (c) => {
+          text += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      request.on('error', reject);
+    });
+    request.write(body.slice(0, 5));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const exited = collect(server).done;
+    server.kill('SIGTERM');
+    await waitForOutput(output, /shutting down/);
+    request.end(body.slice(5));
+    expect((await response).status).toBe(201);
+    expect((await exited).code).toBe(0);
+
+    // The restarted service has the audit row of that request: pending writes were flushed.
+    const restarted = runEntry('src/main.ts', [], env);
+    const { output: restartedOutput } = collect(restarted);
+    try {
+      await waitForOutput(restartedOutput, LISTENING);
+      expect(restartedOutput().stdout).not.toMatch(/cs_live_/);
+      const audit = await fetch(`http://127.0.0.1:${port}/v1/audit?path=/v1/keys&status=201`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const rows = ((await audit.json()) as { data: unknown[] }).data;
+      expect(rows).toHaveLength(1);
+    } finally {
+      restarted.kill('SIGKILL');
+    }
+  });
+});
+
+describe('configuration errors', () => {
+  it('stop the process with a message naming the variable', async () => {
+    const child = runEntry('src/main.ts', [], serviceEnv({ DATA_DIR: tempDataDir(), PORT: 'eighty' }));
+    const result = await collect(child).done;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/PORT must be a whole number/);
+  });
+});

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithSharedBackends } from '../support/backends.js';
+import { TestApp } from '../support/test-app.js';
+
+/** Polls until `check` holds or `withinMs` passes; returns how long it took. */
+async function timeUntil(check: () => Promise<boolean>, withinMs: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < withinMs) {
+    if (await check()) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`condition not reached within ${withinMs} ms`);
+}
+
+// Two instances of the service sharing one PostgreSQL database and one Redis, as behind a load balancer.
+describeWithSharedBackends('two instances sharing one database and Redis', (backend) => {
+  let first: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    [first, second] = await Promise.all([TestApp.start(backend), TestApp.start(backend)]);
+  });
+  afterAll(async () => Promise.all([first?.close(), second?.close()]));
+
+  it('refuses on the second instance, within one second, a key revoked through the first', async () => {
+    const { key, keyId } = await first.createAccount();
+    // Both instances have the key cached as active before the revocation.
+    expect((await second.request('GET', '/v1/usage', { key })).status).toBe(200);
+    expect((await first.request('GET', '/v1/usage', { key })).status).toBe(200);
+    expect((await first.request('DELETE', `/v1/keys/${keyId}`, { key })).status).toBe(204);
+    const took = await timeUntil(
+      async () => (await second.request('GET', '/v1/usage', { key })).status === 403,
+      1_000,
+    );
+    expect(took).toBeLessThan(1_000);
+  });
+
+  it('refuses on every instance the keys of an account suspended through one of them', async () => {
+    const { key, account } = await first.createAccount();
+    expect((await second.request('GET', '/v1/usage', { key })).status).toBe(200);
+    await first.admin('PATCH', `/admin/v1/accounts/${account.id}`, { status: 'suspended' });
+    await timeUntil(async () => (await second.request('GET', '/v1/usage', { key })).status === 403, 1_000);
+  });
+
+  it('holds the rate limit across instances: the 101st request of a minute is refused wherever it lands', async () => {
+    const { key } = await first.createAccount();
+    const statuses: number[] = [];
+    for (let i = 0; i < 100; i++)
+      statuses.push((await (i % 2 ? first : second).request('GET', '/v1/usage', { key })).status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect((await first.request('GET', '/v1/usage', { key })).status).toBe(429);
+    expect((await second.request('GET', '/v1/usage', { key })).status).toBe(429);
+  });
+
+  it('keeps one audit chain per account when both instances write to it', async () => {
+    const { key, account } = await first.createAccount();
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? first : second).request('GET', '/v1/usage', { key })),
+    );
+    await Promise.all([first.runtime.ctx.audit.flush(), second.runtime.ctx.audit.flush()]);
+    const result = await first.admin('POST', `/admin/v1/audit/verify?account=${account.id}`);
+    expect(result.body).toMatchObject({ ok: true, rows_checked: 20 });
+  });
+});

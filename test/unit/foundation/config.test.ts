@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, SETTINGS } from '../../../src/config.js';
+
+describe('configuration', () => {
+  it('starts on the embedded defaults with an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      adminToken: undefined,
+      logLevel: 'info',
+      trustProxy: false,
+    });
+    expect(config.dataDir.endsWith('data')).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['DATABASE_URL', 'not a url'],
+    ['REDIS_URL', 'http://localhost:6379'],
+    ['ADMIN_TOKEN', 'short'],
+    ['SECRET_KEY', 'deadbeef'],
+    ['LOG_LEVEL', 'verbose'],
+    ['TRUST_PROXY', 'everyone'],
+    ['DATABASE_POOL_SIZE', '0'],
+  ])('refuses %s=%s with a message naming the variable', (variable, value) => {
+    const attempt = () => loadConfig({ [variable]: value });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(new RegExp(`\\b${variable}\\b`));
+  });
+
+  it('accepts a 32-byte secret key written in hex or base64', () => {
+    expect(loadConfig({ SECRET_KEY: 'ab'.repeat(32) }).secretKey).toHaveLength(32);
+    expect(loadConfig({ SECRET_KEY: Buffer.alloc(32, 7).toString('base64') }).secretKey).toHaveLength(32);
+  });
+
+  it('reads TRUST_PROXY as a flag, a hop count or a list of addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+    ]);
+  });
+
+  it('documents every setting in the README configuration table', () => {
+    const readme = fs.readFileSync('README.md', 'utf8');
+    for (const setting of SETTINGS)
+      expect(readme).toMatch(new RegExp(`\\|\\s*\`${setting.variable}\`\\s*\\|`));
+  });
+});
