@@ -3,11 +3,13 @@ import { ConfigError, loadConfig } from '../config.js';
 import { serve } from '../server.js';
 import { ADMIN_USAGE, runAdmin } from './admin.js';
 import { AdminClient, CliError, readAdminToken } from './admin-client.js';
+import { runCompare } from './compare.js';
 
 const USAGE = `Usage:
 screening serve
 ${ADMIN_USAGE}
 screening audit verify [--account ID]
+screening compare [--type person|entity] "NAME A" "NAME B"   (or --jsonl: JSON lines {a, b, type} on stdin)
 
 Operator commands talk to a running server: --url URL (default http://127.0.0.1:$PORT).`;
 
@@ -26,6 +28,9 @@ function extractUrl(args: string[], port: number): { url: string; rest: string[]
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
+  if (command === 'compare') {
+    return runCompare(args, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  }
   const config = loadConfig();
   if (command === 'serve') {
     await serve(config);

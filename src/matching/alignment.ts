@@ -1,0 +1,185 @@
+import { isMergeable } from './anchors.js';
+import { jaroWinklerCodes } from './jaro-winkler.js';
+import { MAX_TOKENS } from './prepare.js';
+import type { PreparedToken } from './prepared.js';
+import { rescaleFuzzy } from './token-similarity.js';
+
+/**
+ * One-to-one token alignment: every query token is paired with at most one candidate token (or
+ * with two adjacent candidate tokens written apart, and vice versa), best pairs first. The pairs'
+ * similarities are averaged, weighted by the tokens' weights; unpaired tokens count in the
+ * denominator: query tokens fully (the query asked for them), candidate tokens lightly (lists
+ * carry extra middle names and patronymics), more when the query also has an unpaired token, since
+ * then the two names disagree instead of one being a shorter form of the other.
+ */
+
+export const UNMATCHED_QUERY_WEIGHT = 1;
+export const UNMATCHED_CANDIDATE_WEIGHT = 0.3;
+export const CONFLICT_CANDIDATE_WEIGHT = 1.5;
+/** A merged pair (`SERGEILAVROV` / `SERGEI LAVROV`) scores a little below the separate tokens. */
+export const MERGE_FACTOR = 0.97;
+/** Pairs below this similarity are not pairs: the tokens count as unmatched. */
+export const MIN_PAIR_SIMILARITY = 0.05;
+const MAX_MERGE_LENGTH_GAP = 3;
+
+export type PairSimilarity = (queryIndex: number, candidateIndex: number) => number;
+
+export interface AlignedPair {
+  query: number;
+  queryLength: 1 | 2;
+  candidate: number;
+  candidateLength: 1 | 2;
+  similarity: number;
+}
+
+export interface Alignment {
+  /** Weighted similarity before penalties, in [0, 1]. */
+  score: number;
+  pairs: AlignedPair[];
+  unmatchedQuery: number[];
+  unmatchedCandidate: number[];
+  /** Some paired tokens appear in a different order in the two names. */
+  reordered: boolean;
+  merged: boolean;
+}
+
+const MAX_PAIRS = MAX_TOKENS * MAX_TOKENS * 3;
+const pairSim = new Float64Array(MAX_PAIRS);
+const pairQ = new Int32Array(MAX_PAIRS);
+const pairQLen = new Int32Array(MAX_PAIRS);
+const pairC = new Int32Array(MAX_PAIRS);
+const pairCLen = new Int32Array(MAX_PAIRS);
+let mergeBuffer = new Int32Array(128);
+
+function concatInto(a: Int32Array, b: Int32Array): number {
+  const length = a.length + b.length;
+  if (mergeBuffer.length < length) mergeBuffer = new Int32Array(length * 2);
+  mergeBuffer.set(a, 0);
+  mergeBuffer.set(b, a.length);
+  return length;
+}
+
+/**
+ * Whether one token may be two adjacent tokens of the other name written together: same first
+ * letter, lengths within a few letters. Only such triples are compared (and bounded) as merges.
+ */
+export function mergePossible(single: PreparedToken, first: PreparedToken, second: PreparedToken): boolean {
+  if (single.cls !== 'word' || !isMergeable(first) || !isMergeable(second)) return false;
+  const abjad = single.abjad || first.abjad || second.abjad;
+  const s = abjad ? single.skeleton : single.codes;
+  const [a, b] = abjad ? [first.skeleton, second.skeleton] : [first.codes, second.codes];
+  if (s.length === 0 || a.length === 0 || s[0] !== a[0]) return false;
+  return Math.abs(s.length - a.length - b.length) <= MAX_MERGE_LENGTH_GAP;
+}
+
+/** Similarity of one token and two adjacent tokens of the other name, or 0 when not plausible. */
+function mergedSimilarity(single: PreparedToken, first: PreparedToken, second: PreparedToken): number {
+  if (!mergePossible(single, first, second)) return 0;
+  const abjad = single.abjad || first.abjad || second.abjad;
+  const s = abjad ? single.skeleton : single.codes;
+  const [a, b] = abjad ? [first.skeleton, second.skeleton] : [first.codes, second.codes];
+  const length = concatInto(a, b);
+  const jw = jaroWinklerCodes(s, 0, s.length, mergeBuffer, 0, length);
+  return (jw === 1 ? 1 : rescaleFuzzy(jw, false)) * MERGE_FACTOR;
+}
+
+function collectPairs(q: readonly PreparedToken[], c: readonly PreparedToken[], sim: PairSimilarity): number {
+  let count = 0;
+  const add = (s: number, qi: number, ql: number, cj: number, cl: number) => {
+    if (s < MIN_PAIR_SIMILARITY) return;
+    pairSim[count] = s;
+    pairQ[count] = qi;
+    pairQLen[count] = ql;
+    pairC[count] = cj;
+    pairCLen[count] = cl;
+    count++;
+  };
+  for (let i = 0; i < q.length; i++) {
+    for (let j = 0; j < c.length; j++) add(sim(i, j), i, 1, j, 1);
+  }
+  for (let i = 0; i < q.length; i++) {
+    for (let j = 0; j + 1 < c.length; j++) add(mergedSimilarity(q[i]!, c[j]!, c[j + 1]!), i, 1, j, 2);
+  }
+  for (let i = 0; i + 1 < q.length; i++) {
+    for (let j = 0; j < c.length; j++) add(mergedSimilarity(c[j]!, q[i]!, q[i + 1]!), i, 2, j, 1);
+  }
+  return count;
+}
+
+/** Picks pairs greedily, best first (ties: first collected), each token used at most once. */
+function pickPairs(count: number, qUsed: Uint8Array, cUsed: Uint8Array): AlignedPair[] {
+  const pairs: AlignedPair[] = [];
+  for (;;) {
+    let best = -1;
+    for (let k = 0; k < count; k++) {
+      if (pairSim[k]! < 0) continue;
+      const free =
+        qUsed[pairQ[k]!] === 0 &&
+        (pairQLen[k] === 1 || qUsed[pairQ[k]! + 1] === 0) &&
+        cUsed[pairC[k]!] === 0 &&
+        (pairCLen[k] === 1 || cUsed[pairC[k]! + 1] === 0);
+      if (!free) pairSim[k] = -1;
+      else if (best < 0 || pairSim[k]! > pairSim[best]!) best = k;
+    }
+    if (best < 0) return pairs;
+    const p: AlignedPair = {
+      query: pairQ[best]!,
+      queryLength: pairQLen[best] as 1 | 2,
+      candidate: pairC[best]!,
+      candidateLength: pairCLen[best] as 1 | 2,
+      similarity: pairSim[best]!,
+    };
+    for (let t = 0; t < p.queryLength; t++) qUsed[p.query + t] = 1;
+    for (let t = 0; t < p.candidateLength; t++) cUsed[p.candidate + t] = 1;
+    pairSim[best] = -1;
+    pairs.push(p);
+  }
+}
+
+function weightOf(tokens: readonly PreparedToken[], start: number, length: number): number {
+  return length === 1 ? tokens[start]!.weight : tokens[start]!.weight + tokens[start + 1]!.weight;
+}
+
+function isReordered(pairs: readonly AlignedPair[]): boolean {
+  for (let a = 0; a < pairs.length; a++) {
+    for (let b = a + 1; b < pairs.length; b++) {
+      if (pairs[a]!.query < pairs[b]!.query !== pairs[a]!.candidate < pairs[b]!.candidate) return true;
+    }
+  }
+  return false;
+}
+
+export function alignTokens(
+  q: readonly PreparedToken[],
+  c: readonly PreparedToken[],
+  sim: PairSimilarity,
+): Alignment {
+  const pairs = pickPairs(collectPairs(q, c, sim), new Uint8Array(q.length), new Uint8Array(c.length));
+  const qUsed = new Uint8Array(q.length);
+  const cUsed = new Uint8Array(c.length);
+  let numerator = 0;
+  let denominator = 0;
+  for (const p of pairs) {
+    const w = weightOf(q, p.query, p.queryLength) + weightOf(c, p.candidate, p.candidateLength);
+    numerator += p.similarity * w;
+    denominator += w;
+    for (let t = 0; t < p.queryLength; t++) qUsed[p.query + t] = 1;
+    for (let t = 0; t < p.candidateLength; t++) cUsed[p.candidate + t] = 1;
+  }
+  const unmatchedQuery: number[] = [];
+  const unmatchedCandidate: number[] = [];
+  for (let i = 0; i < q.length; i++) if (qUsed[i] === 0) unmatchedQuery.push(i);
+  for (let j = 0; j < c.length; j++) if (cUsed[j] === 0) unmatchedCandidate.push(j);
+  const conflict = unmatchedQuery.some((i) => q[i]!.cls !== 'particle' && q[i]!.cls !== 'legal');
+  const candidateWeight = conflict ? CONFLICT_CANDIDATE_WEIGHT : UNMATCHED_CANDIDATE_WEIGHT;
+  for (const i of unmatchedQuery) denominator += q[i]!.weight * UNMATCHED_QUERY_WEIGHT;
+  for (const j of unmatchedCandidate) denominator += c[j]!.weight * candidateWeight;
+  return {
+    score: denominator === 0 ? 0 : numerator / denominator,
+    pairs,
+    unmatchedQuery,
+    unmatchedCandidate,
+    reordered: isReordered(pairs),
+    merged: pairs.some((p) => p.queryLength === 2 || p.candidateLength === 2),
+  };
+}

@@ -1,0 +1,105 @@
+import { anchorKeys, canAnchor, isMergeable } from './anchors.js';
+import type { IndexData } from './index-data.js';
+import type { PreparedName } from './prepared.js';
+
+/**
+ * Candidate retrieval: the names that share an anchor with the query (see anchors.ts). Because a
+ * name without an anchor cannot score above ANCHOR_FREE_CAP, scoring only these candidates finds
+ * every name a brute-force scan would find at thresholds above that cap.
+ *
+ * Scratch arrays are stamped with a per-search generation instead of being cleared, so a search
+ * costs time proportional to what it touches, not to the corpus size.
+ */
+export class CandidateCollector {
+  private generation = 0;
+  private readonly tokenStamp: Int32Array;
+  /** Bit i set: the token is anchored to query token i (valid when its stamp is current). */
+  readonly anchoredBits: Int32Array;
+  private readonly nameStamp: Int32Array;
+  readonly candidates: number[] = [];
+
+  constructor(private readonly data: IndexData) {
+    this.tokenStamp = new Int32Array(data.vocabulary.tokens.length);
+    this.anchoredBits = new Int32Array(data.vocabulary.tokens.length);
+    this.nameStamp = new Int32Array(data.prepared.length);
+  }
+
+  /** Whether token `id` is anchored to query token `i` in the current search. */
+  isAnchored(id: number, i: number): boolean {
+    return this.tokenStamp[id] === this.generation && ((this.anchoredBits[id]! >> i) & 1) === 1;
+  }
+
+  collect(query: PreparedName): number[] {
+    this.generation++;
+    this.candidates.length = 0;
+    const hitTokens: number[] = [];
+    query.tokens.forEach((token, i) => {
+      if (!canAnchor(token)) return;
+      for (const key of anchorKeys(token).probe) {
+        for (const id of this.data.vocabulary.postings.get(key) ?? []) {
+          if (this.tokenStamp[id] !== this.generation) {
+            this.tokenStamp[id] = this.generation;
+            this.anchoredBits[id] = 0;
+            hitTokens.push(id);
+          }
+          this.anchoredBits[id]! |= 1 << i;
+        }
+      }
+    });
+    for (const id of hitTokens) this.addNames(this.data.tokenNames[id]!);
+    this.collectMerged(query);
+    return this.candidates;
+  }
+
+  private addNames(names: Int32Array): void {
+    for (let k = 0; k < names.length; k++) this.addName(names[k]!);
+  }
+
+  private addName(name: number): void {
+    if (this.nameStamp[name] === this.generation) return;
+    this.nameStamp[name] = this.generation;
+    this.candidates.push(name);
+  }
+
+  /** Names where a query token is two adjacent name tokens written together, or the reverse. */
+  private collectMerged(query: PreparedName): void {
+    const { vocabulary, tokenNames } = this.data;
+    const tokens = query.tokens;
+    for (let i = 0; i + 1 < tokens.length; i++) {
+      if (!isMergeable(tokens[i]!) || !isMergeable(tokens[i + 1]!)) continue;
+      for (const id of vocabulary.mergeableByText.get(tokens[i]!.text + tokens[i + 1]!.text) ?? []) {
+        if (canAnchor(vocabulary.tokens[id]!)) this.addNames(tokenNames[id]!);
+      }
+    }
+    for (const token of tokens) {
+      if (!canAnchor(token)) continue;
+      for (let k = 1; k < token.text.length; k++)
+        this.collectSplit(token.text.slice(0, k), token.text.slice(k));
+    }
+  }
+
+  private collectSplit(first: string, second: string): void {
+    const { vocabulary, tokenNames } = this.data;
+    const firstIds = vocabulary.mergeableByText.get(first);
+    const secondIds = vocabulary.mergeableByText.get(second);
+    if (!firstIds || !secondIds) return;
+    // Walk the shorter posting lists and check adjacency in each name.
+    const count = (ids: number[]) => ids.reduce((n, id) => n + tokenNames[id]!.length, 0);
+    const walkFirst = count(firstIds) <= count(secondIds);
+    for (const id of walkFirst ? firstIds : secondIds) {
+      const names = tokenNames[id]!;
+      for (let k = 0; k < names.length; k++) {
+        if (this.hasAdjacent(names[k]!, first, second)) this.addName(names[k]!);
+      }
+    }
+  }
+
+  private hasAdjacent(name: number, first: string, second: string): boolean {
+    const tokens = this.data.prepared[name]!.tokens;
+    for (let t = 0; t + 1 < tokens.length; t++) {
+      const [a, b] = [tokens[t]!, tokens[t + 1]!];
+      if (a.text === first && b.text === second && isMergeable(a) && isMergeable(b)) return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,17 @@
+import type { PreparedName } from './prepared.js';
+import type { EntityKind, MatchableName } from './types.js';
+import type { Vocabulary } from './vocabulary.js';
+
+/** The immutable contents of a name index, built once per list version. */
+export interface IndexData {
+  readonly entityKeys: readonly string[];
+  readonly entitySources: readonly string[];
+  readonly entityKinds: readonly EntityKind[];
+  /** Per name: the entity it belongs to, the name as listed, and its prepared form. */
+  readonly nameEntity: Int32Array;
+  readonly names: readonly MatchableName[];
+  readonly prepared: readonly PreparedName[];
+  readonly vocabulary: Vocabulary;
+  /** Token id -> ids of the names containing it (ascending, no duplicates). */
+  readonly tokenNames: readonly Int32Array[];
+}

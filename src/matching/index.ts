@@ -1,0 +1,18 @@
+/** Public API of the name-matching engine: pure code, no I/O, no clock, no configuration reads. */
+export { compareNames, type NameComparison } from './compare.js';
+export { jaroWinkler, jaroWinklerCodes } from './jaro-winkler.js';
+export { NameIndex } from './name-index.js';
+export { prepareName } from './prepare.js';
+export type { PreparedName, PreparedToken, TokenClass } from './prepared.js';
+export type {
+  EntityKind,
+  EntityMatch,
+  MatchableEntity,
+  MatchableName,
+  MatchExplanation,
+  NameType,
+  PenaltyExplanation,
+  QueryType,
+  SearchOptions,
+  TokenPairExplanation,
+} from './types.js';

@@ -1,0 +1,175 @@
+import { CandidateCollector } from './candidates.js';
+import { nameTypeAdjusted, preparationFor } from './entity-score.js';
+import type { IndexData } from './index-data.js';
+import { explain, scoreNames } from './name-score.js';
+import { prepareName } from './prepare.js';
+import type { PreparedName } from './prepared.js';
+import { QuerySimilarityCache } from './query-cache.js';
+import { SourceRanking } from './source-ranking.js';
+import type { EntityKind, EntityMatch, MatchableEntity, SearchOptions } from './types.js';
+import { scoreUpperBound } from './upper-bound.js';
+import { Vocabulary } from './vocabulary.js';
+
+interface EntityHit {
+  entity: number;
+  name: number;
+  score: number;
+}
+
+/**
+ * In-memory index over every name of every loaded list. Built once per list version and never
+ * changed afterwards: a new list version builds a new index and the caller swaps the reference.
+ * `search` is synchronous, so the scratch buffers it reuses are never shared between two searches.
+ */
+export class NameIndex {
+  private readonly collector: CandidateCollector;
+  private readonly cache: QuerySimilarityCache;
+
+  private constructor(private readonly data: IndexData) {
+    this.collector = new CandidateCollector(data);
+    this.cache = new QuerySimilarityCache(data.vocabulary.tokens.length);
+  }
+
+  static build(entities: Iterable<MatchableEntity>): NameIndex {
+    const vocabulary = new Vocabulary();
+    const entityKeys: string[] = [];
+    const entitySources: string[] = [];
+    const entityKinds: EntityKind[] = [];
+    const nameEntity: number[] = [];
+    const names: MatchableEntity['names'] = [];
+    const prepared: PreparedName[] = [];
+    for (const entity of entities) {
+      const e = entityKeys.length;
+      entityKeys.push(entity.key);
+      entitySources.push(entity.source);
+      entityKinds.push(entity.kind);
+      for (const name of entity.names) {
+        const p = prepareName(name.full, preparationFor(entity.kind), vocabulary.factory);
+        if (p.tokens.length === 0) continue;
+        nameEntity.push(e);
+        names.push(name);
+        prepared.push(p);
+      }
+    }
+    return new NameIndex({
+      entityKeys,
+      entitySources,
+      entityKinds,
+      nameEntity: Int32Array.from(nameEntity),
+      names,
+      prepared,
+      vocabulary,
+      tokenNames: invertTokens(prepared, vocabulary.tokens.length),
+    });
+  }
+
+  get size(): { entities: number; names: number } {
+    return { entities: this.data.entityKeys.length, names: this.data.prepared.length };
+  }
+
+  /** Per source, the entities scoring at least `threshold`, best first, at most `limitPerSource`. */
+  search(query: string, options: SearchOptions): Map<string, EntityMatch[]> {
+    const q = prepareName(query, options.type);
+    const best = this.bestPerEntity(q, options);
+    return this.topPerSource(q, best, options);
+  }
+
+  private bestPerEntity(q: PreparedName, options: SearchOptions): Map<number, EntityHit> {
+    const { data, collector, cache } = this;
+    const ranked = this.rankCandidates(q, options);
+    const ranking = new SourceRanking(options.limitPerSource, options.threshold);
+    const best = new Map<number, EntityHit>();
+    const context = { anchored: true, pairSimilarity: (_i: number, _j: number) => 0 };
+    for (const { name, bound } of ranked) {
+      const entity = data.nameEntity[name]!;
+      const source = data.entitySources[entity]!;
+      if (bound < ranking.floor(source)) continue;
+      const candidate = data.prepared[name]!;
+      context.pairSimilarity = (i, j) => cache.similarity(i, candidate.tokens[j]!, collector);
+      const score = nameTypeAdjusted(scoreNames(q, candidate, context).score, data.names[name]!.type);
+      if (score < options.threshold) continue;
+      const known = best.get(entity);
+      if (!known || score > known.score || (score === known.score && name < known.name)) {
+        best.set(entity, { entity, name, score });
+      }
+      ranking.offer(source, entity, score);
+    }
+    return best;
+  }
+
+  /** Retrieved candidates that pass the filters, with their score bounds, highest bound first. */
+  private rankCandidates(q: PreparedName, options: SearchOptions): { name: number; bound: number }[] {
+    const { data, collector, cache } = this;
+    const sources = options.sources ? new Set(options.sources) : null;
+    const kinds = options.kinds ? new Set(options.kinds) : null;
+    cache.reset(q);
+    const out: { name: number; bound: number }[] = [];
+    for (const name of collector.collect(q)) {
+      const entity = data.nameEntity[name]!;
+      if (sources && !sources.has(data.entitySources[entity]!)) continue;
+      if (kinds && !kinds.has(data.entityKinds[entity]!)) continue;
+      const candidate = data.prepared[name]!;
+      // Same-script names are scored on their original form, which the bound does not cover.
+      const sameScript =
+        q.original.length > 0 && candidate.original.length > 0 && candidate.script === q.script;
+      const bound = sameScript
+        ? 1
+        : scoreUpperBound(q, candidate, (i, j) => cache.similarity(i, candidate.tokens[j]!, collector));
+      if (bound >= options.threshold) out.push({ name, bound });
+    }
+    return out.sort((a, b) => b.bound - a.bound || a.name - b.name);
+  }
+
+  private topPerSource(q: PreparedName, best: Map<number, EntityHit>, options: SearchOptions) {
+    const { data, collector, cache } = this;
+    const bySource = new Map<string, EntityHit[]>();
+    for (const hit of best.values()) {
+      const source = data.entitySources[hit.entity]!;
+      const list = bySource.get(source) ?? [];
+      list.push(hit);
+      bySource.set(source, list);
+    }
+    const out = new Map<string, EntityMatch[]>();
+    for (const [source, hits] of bySource) {
+      hits.sort(
+        (a, b) => b.score - a.score || compareKeys(data.entityKeys[a.entity]!, data.entityKeys[b.entity]!),
+      );
+      out.set(
+        source,
+        hits.slice(0, options.limitPerSource).map((hit) => {
+          const candidate = data.prepared[hit.name]!;
+          const result = scoreNames(q, candidate, {
+            anchored: true,
+            pairSimilarity: (i, j) => cache.similarity(i, candidate.tokens[j]!, collector),
+          });
+          const name = data.names[hit.name]!;
+          const explanation = explain(q, result, name);
+          explanation.score = hit.score;
+          return {
+            key: data.entityKeys[hit.entity]!,
+            source,
+            score: hit.score,
+            matchedName: name,
+            explanation,
+          };
+        }),
+      );
+    }
+    return out;
+  }
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function invertTokens(prepared: readonly PreparedName[], vocabularySize: number): Int32Array[] {
+  const lists: number[][] = Array.from({ length: vocabularySize }, () => []);
+  prepared.forEach((name, n) => {
+    for (const token of name.tokens) {
+      const list = lists[token.id]!;
+      if (list[list.length - 1] !== n) list.push(n);
+    }
+  });
+  return lists.map((list) => Int32Array.from(list));
+}

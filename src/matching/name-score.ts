@@ -1,0 +1,136 @@
+import { type Alignment, alignTokens, type PairSimilarity } from './alignment.js';
+import { ANCHOR_FREE_CAP } from './anchors.js';
+import type { PreparedName, PreparedToken } from './prepared.js';
+import { pairKind, tokenSimilarity } from './token-similarity.js';
+import type { MatchExplanation, NameType, PenaltyExplanation, TokenPairExplanation } from './types.js';
+
+/** Paired tokens in another order (`PUTIN VLADIMIR` / `VLADIMIR PUTIN`): same name, written differently. */
+export const REORDER_FACTOR = 0.97;
+/**
+ * Two names whose numbers disagree (`ALPHA 1` / `ALPHA 2`, `FUND III` / `FUND IV`) are different
+ * vessels, funds or companies more often than typos: never a strong match, but still above the
+ * default threshold so that a wrongly typed number does not hide a listed party.
+ */
+export const NUMBER_CONFLICT_CAP = 0.75;
+/** Only identical prepared forms score 1.0; anything else stays below. */
+export const NON_EXACT_CAP = 0.99;
+
+/** What the scorer needs to know beyond the two names: pair similarities and the name-level anchor. */
+export interface ScoringContext {
+  pairSimilarity: PairSimilarity;
+  anchored: boolean;
+}
+
+export interface NameScore {
+  score: number;
+  method: MatchExplanation['method'];
+  alignment: Alignment | null;
+  /** The token lists the alignment is over (transliterated or original-script). */
+  queryTokens: readonly PreparedToken[];
+  candidateTokens: readonly PreparedToken[];
+  penalties: PenaltyExplanation[];
+}
+
+/** A number on either side without an equal number on the other (`ALPHA` / `ALPHA 2` too). */
+function numbersConflict(q: PreparedName, c: PreparedName, alignment: Alignment): boolean {
+  return (
+    alignment.unmatchedQuery.some((i) => q.tokens[i]!.cls === 'number') ||
+    alignment.unmatchedCandidate.some((j) => c.tokens[j]!.cls === 'number')
+  );
+}
+
+const originalSimilarity =
+  (q: readonly PreparedToken[], c: readonly PreparedToken[]): PairSimilarity =>
+  (i, j) =>
+    tokenSimilarity(q[i]!, c[j]!, true);
+
+function bestAlignment(q: PreparedName, c: PreparedName, context: ScoringContext) {
+  const translit = alignTokens(q.tokens, c.tokens, context.pairSimilarity);
+  // Two names in the same non-Latin script are compared as written: transliteration can merge
+  // distinct letters (Japanese 石 and 市 both become SHI).
+  const sameScript = q.script === c.script && q.original.length > 0 && c.original.length > 0;
+  if (sameScript) {
+    const original = alignTokens(q.original, c.original, originalSimilarity(q.original, c.original));
+    return {
+      translit,
+      alignment: original,
+      method: 'original_script' as const,
+      qt: q.original,
+      ct: c.original,
+    };
+  }
+  return { translit, alignment: translit, method: 'transliterated' as const, qt: q.tokens, ct: c.tokens };
+}
+
+/** Scores a prepared query against one prepared name: alignment, then penalties and caps. */
+export function scoreNames(q: PreparedName, c: PreparedName, context: ScoringContext): NameScore {
+  if (q.key === c.key && q.key !== '') {
+    return {
+      score: 1,
+      method: 'exact',
+      alignment: null,
+      queryTokens: q.tokens,
+      candidateTokens: c.tokens,
+      penalties: [],
+    };
+  }
+  const { translit, alignment, method, qt, ct } = bestAlignment(q, c, context);
+  const penalties: PenaltyExplanation[] = [];
+  let score = alignment.score;
+  if (alignment.reordered) {
+    score *= REORDER_FACTOR;
+    penalties.push({ reason: 'token order differs', factor: REORDER_FACTOR });
+  }
+  if (numbersConflict(q, c, translit)) {
+    if (score > NUMBER_CONFLICT_CAP) score = NUMBER_CONFLICT_CAP;
+    penalties.push({ reason: 'numbers differ', cap: NUMBER_CONFLICT_CAP });
+  }
+  if (!context.anchored) {
+    if (score > ANCHOR_FREE_CAP) score = ANCHOR_FREE_CAP;
+    penalties.push({ reason: 'no token nearly identical in both names', cap: ANCHOR_FREE_CAP });
+  }
+  if (score > NON_EXACT_CAP) score = NON_EXACT_CAP;
+  return { score, method, alignment, queryTokens: qt, candidateTokens: ct, penalties };
+}
+
+function spanText(tokens: readonly PreparedToken[], start: number, length: number): string {
+  return tokens
+    .slice(start, start + length)
+    .map((t) => t.text)
+    .join(' ');
+}
+
+/** Turns a score into the JSON-serialisable explanation the API returns. */
+export function explain(
+  q: PreparedName,
+  result: NameScore,
+  name: { full: string; type: NameType },
+): MatchExplanation {
+  const { alignment, queryTokens: qt, candidateTokens: ct } = result;
+  const pairs: TokenPairExplanation[] = (alignment?.pairs ?? []).map((p) => ({
+    query: spanText(qt, p.query, p.queryLength),
+    candidate: spanText(ct, p.candidate, p.candidateLength),
+    score: round(p.similarity),
+    how: p.queryLength === 2 || p.candidateLength === 2 ? 'merged' : pairKind(qt[p.query]!, ct[p.candidate]!),
+  }));
+  const exactPairs =
+    result.method === 'exact'
+      ? q.tokens.map((t) => ({ query: t.text, candidate: t.text, score: 1, how: 'identical' as const }))
+      : [];
+  return {
+    matchedName: name.full,
+    nameType: name.type,
+    method: result.method,
+    preparedQuery: qt.map((t) => t.text).join(' '),
+    preparedName: ct.map((t) => t.text).join(' '),
+    pairs: result.method === 'exact' ? exactPairs : pairs,
+    unmatchedQuery: (alignment?.unmatchedQuery ?? []).map((i) => qt[i]!.text),
+    unmatchedName: (alignment?.unmatchedCandidate ?? []).map((j) => ct[j]!.text),
+    penalties: result.penalties,
+    score: round(result.score),
+  };
+}
+
+export function round(x: number): number {
+  return Math.round(x * 10000) / 10000;
+}

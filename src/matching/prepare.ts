@@ -1,0 +1,99 @@
+import { toCodePoints } from './jaro-winkler.js';
+import { equivalenceGroups, HONORIFIC_SET, legalFormAt, numberValue, PARTICLE_SET } from './lexicon.js';
+import type { PreparedName, PreparedToken, TokenClass } from './prepared.js';
+import { isAbjad } from './script.js';
+import { consonantSkeleton } from './skeleton.js';
+import { tokenize } from './tokenize.js';
+import type { QueryType } from './types.js';
+
+// Token weights. Ordinary words weigh their length (longer tokens carry more identity and make a
+// typo in them matter less); the other classes weigh a fixed small amount.
+const PARTICLE_WEIGHT = 1;
+const LEGAL_FORM_WEIGHT = 1.5;
+const INITIAL_WEIGHT = 1.5;
+const NUMBER_WEIGHT = 4;
+const MAX_WORD_WEIGHT = 12;
+/** Names are cut at this many tokens: longer ones are lists of words, not names, and cost time. */
+export const MAX_TOKENS = 16;
+
+/** Creates (or, inside an index, interns) the token object for one prepared word. */
+export type TokenFactory = (text: string, cls: TokenClass, abjad: boolean) => PreparedToken;
+
+export function makeToken(text: string, cls: TokenClass, abjad: boolean, id = -1): PreparedToken {
+  const weight =
+    cls === 'word'
+      ? Math.min(text.length, MAX_WORD_WEIGHT)
+      : cls === 'particle'
+        ? PARTICLE_WEIGHT
+        : cls === 'legal'
+          ? LEGAL_FORM_WEIGHT
+          : cls === 'initial'
+            ? INITIAL_WEIGHT
+            : NUMBER_WEIGHT;
+  return {
+    text,
+    codes: toCodePoints(text),
+    cls,
+    weight,
+    groups: cls === 'word' ? equivalenceGroups(text) : [],
+    abjad,
+    skeleton: toCodePoints(consonantSkeleton(text)),
+    id,
+  };
+}
+
+interface ClassifiedWord {
+  text: string;
+  cls: TokenClass;
+}
+
+function classifyWords(words: readonly string[], type: QueryType): ClassifiedWord[] {
+  const organisation = type === 'entity';
+  const out: ClassifiedWord[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const legal = organisation ? legalFormAt(words, i) : null;
+    if (legal) {
+      out.push({ text: `<${legal.cls}>`, cls: 'legal' });
+      i += legal.length - 1;
+      continue;
+    }
+    if (!organisation && HONORIFIC_SET.has(word) && words.length > 1) continue;
+    const number = numberValue(word, organisation);
+    if (number !== null || /[0-9]/.test(word)) out.push({ text: number ?? word, cls: 'number' });
+    else if (word.length === 1) out.push({ text: word, cls: 'initial' });
+    else if (PARTICLE_SET.has(word)) out.push({ text: word, cls: 'particle' });
+    else out.push({ text: word, cls: 'word' });
+  }
+  // A word repeated right after itself (`SERGEY SERGEY SHOIGU`) is a duplication, not information.
+  return out.filter((w, i) => i === 0 || w.text !== out[i - 1]!.text).slice(0, MAX_TOKENS);
+}
+
+const defaultFactory: TokenFactory = (text, cls, abjad) => makeToken(text, cls, abjad);
+
+/**
+ * Prepares a name for matching: Unicode NFKC, case folding, transliteration to ASCII, person-name
+ * reordering and honorific removal (type `person`), legal forms to class tokens and acronym joining
+ * (type `entity`), numbers as number tokens. Deterministic and pure.
+ */
+export function prepareName(
+  full: string,
+  type: QueryType,
+  factory: TokenFactory = defaultFactory,
+): PreparedName {
+  const tokenized = tokenize(full, { personOrder: type === 'person', joinAcronyms: type === 'entity' });
+  const abjad = isAbjad(tokenized.script);
+  const tokens = classifyWords(tokenized.words, type).map((w) => factory(w.text, w.cls, abjad));
+  const original = tokenized.original.slice(0, MAX_TOKENS).map((word) => makeToken(word, 'word', false));
+  return {
+    full,
+    script: tokenized.script,
+    tokens,
+    // A non-Latin name keeps its original form in the key: two names are only identical when
+    // their transliterations and their original spellings agree.
+    key:
+      tokens.map((t) => t.text).join(' ') +
+      (original.length > 0 ? ` | ${original.map((t) => t.text).join(' ')}` : ''),
+    original,
+  };
+}

@@ -1,0 +1,69 @@
+import { jaroWinklerCodes } from './jaro-winkler.js';
+import type { PreparedToken } from './prepared.js';
+
+/** Score of two tokens of the same equivalence group (BILL/WILLIAM, MUHAMMAD/MOHAMMED). */
+export const EQUIVALENT_SIMILARITY = 0.95;
+/** An initial against a word it begins (`J` / `JOHN`): a plausible but weaker match. */
+export const INITIAL_SIMILARITY = 0.8;
+/** Two different legal-form classes (`<LLC>` / `<JSC>`): both say "a company", little else. */
+export const LEGAL_CROSS_CLASS_SIMILARITY = 0.6;
+/**
+ * Jaro-Winkler is rescaled from [FUZZY_FLOOR, 1] to [0, 1]: unrelated tokens reach JW 0.5-0.7 by
+ * chance (shared common letters), and letting that count would lift every name a little.
+ */
+export const FUZZY_FLOOR = 0.6;
+/**
+ * Tokens that are not anchored (not within one edit, no shared phonetic code or skeleton) are
+ * different names even when JW finds them close (FEDERER/FEDERMAN): their JW is damped first.
+ */
+export const UNANCHORED_FACTOR = 0.88;
+
+export type PairKind = 'identical' | 'equivalent' | 'fuzzy' | 'initial' | 'number' | 'legal_form';
+
+function sharesGroup(a: readonly number[], b: readonly number[]): boolean {
+  for (const g of a) if (b.includes(g)) return true;
+  return false;
+}
+
+export function rescaleFuzzy(jw: number, anchored: boolean): number {
+  const damped = anchored ? jw : jw * UNANCHORED_FACTOR;
+  return damped <= FUZZY_FLOOR ? 0 : (damped - FUZZY_FLOOR) / (1 - FUZZY_FLOOR);
+}
+
+function initialScore(a: PreparedToken, b: PreparedToken): number {
+  const [initial, word] = a.cls === 'initial' ? [a, b] : [b, a];
+  if (word.cls !== 'word' && word.cls !== 'particle') return 0;
+  return word.codes[0] === initial.codes[0] ? INITIAL_SIMILARITY : 0;
+}
+
+/** Jaro-Winkler of two tokens, through the consonant skeleton when one comes from an abjad script. */
+export function tokenJaroWinkler(a: PreparedToken, b: PreparedToken): number {
+  const direct = jaroWinklerCodes(a.codes, 0, a.codes.length, b.codes, 0, b.codes.length);
+  if (!a.abjad && !b.abjad) return direct;
+  const sa = a.skeleton;
+  const sb = b.skeleton;
+  if (sa.length === 0 || sb.length === 0) return direct;
+  return Math.max(direct, jaroWinklerCodes(sa, 0, sa.length, sb, 0, sb.length));
+}
+
+/** Similarity in [0, 1] of a query token and a candidate token; `anchored` from the anchor keys. */
+export function tokenSimilarity(a: PreparedToken, b: PreparedToken, anchored: boolean): number {
+  if (a === b || a.text === b.text) return 1;
+  if (a.cls === 'number' || b.cls === 'number') return 0;
+  if (a.cls === 'legal' || b.cls === 'legal') return a.cls === b.cls ? LEGAL_CROSS_CLASS_SIMILARITY : 0;
+  if (a.cls === 'initial' || b.cls === 'initial') return initialScore(a, b);
+  if (a.groups.length > 0 && b.groups.length > 0 && sharesGroup(a.groups, b.groups))
+    return EQUIVALENT_SIMILARITY;
+  return rescaleFuzzy(tokenJaroWinkler(a, b), anchored);
+}
+
+/** Why two tokens scored what they did, for explanations (not on the hot path). */
+export function pairKind(a: PreparedToken, b: PreparedToken): PairKind {
+  if (a.text === b.text)
+    return a.cls === 'number' ? 'number' : a.cls === 'legal' ? 'legal_form' : 'identical';
+  if (a.cls === 'legal' || b.cls === 'legal') return 'legal_form';
+  if (a.cls === 'number' || b.cls === 'number') return 'number';
+  if (a.cls === 'initial' || b.cls === 'initial') return 'initial';
+  if (sharesGroup(a.groups, b.groups)) return 'equivalent';
+  return 'fuzzy';
+}

@@ -1,0 +1,70 @@
+/** How a list presents a name: the primary name, an alias, a former alias, a weak alias or an original-script form. */
+export type NameType = 'primary' | 'aka' | 'fka' | 'weak_aka' | 'original_script';
+
+export type EntityKind = 'person' | 'organization' | 'vessel' | 'aircraft' | 'unknown';
+
+export interface MatchableName {
+  full: string;
+  type: NameType;
+  script?: string;
+}
+
+export interface MatchableEntity {
+  /** Unique across the index, e.g. `${source}:${source_id}`. */
+  key: string;
+  source: string;
+  kind: EntityKind;
+  names: MatchableName[];
+}
+
+/** A query is either a person's name or any other entity's name (company, vessel, aircraft, ...). */
+export type QueryType = 'person' | 'entity';
+
+export interface SearchOptions {
+  type: QueryType;
+  /** Minimum match score in [0, 1] a result must reach. */
+  threshold: number;
+  sources?: string[];
+  kinds?: EntityKind[];
+  limitPerSource: number;
+}
+
+/** One query token paired with one candidate token (or with two merged tokens). */
+export interface TokenPairExplanation {
+  query: string;
+  candidate: string;
+  score: number;
+  /** How the pair was judged: identical, equivalent (table), fuzzy (Jaro-Winkler), initial, merged, number. */
+  how: 'identical' | 'equivalent' | 'fuzzy' | 'initial' | 'merged' | 'number' | 'legal_form';
+}
+
+export interface PenaltyExplanation {
+  reason: string;
+  /** The factor the score was multiplied by, or the cap it was limited to. */
+  factor?: number;
+  cap?: number;
+  tokens?: string[];
+}
+
+/** JSON-serialisable account of one score: it goes into API responses as `match_explanation`. */
+export interface MatchExplanation {
+  matchedName: string;
+  nameType: NameType;
+  /** `exact` when the prepared forms are equal, `transliterated` or `original_script` for the form that scored best. */
+  method: 'exact' | 'transliterated' | 'original_script';
+  preparedQuery: string;
+  preparedName: string;
+  pairs: TokenPairExplanation[];
+  unmatchedQuery: string[];
+  unmatchedName: string[];
+  penalties: PenaltyExplanation[];
+  score: number;
+}
+
+export interface EntityMatch {
+  key: string;
+  source: string;
+  score: number;
+  matchedName: MatchableName;
+  explanation: MatchExplanation;
+}

@@ -1,0 +1,43 @@
+import { anchorKeys, canAnchor, isMergeable } from './anchors.js';
+import { makeToken, type TokenFactory } from './prepare.js';
+import type { PreparedToken, TokenClass } from './prepared.js';
+
+/**
+ * The distinct tokens of an index. Every name refers to shared token objects, so a corpus of a
+ * million names built from a hundred thousand distinct words stores each word, its code points and
+ * its anchor keys once, and per-query similarity caches are indexed by token id.
+ */
+export class Vocabulary {
+  readonly tokens: PreparedToken[] = [];
+  private readonly byIdentity = new Map<string, number>();
+  /** Anchor key -> ids of the tokens posted under it. */
+  readonly postings = new Map<string, number[]>();
+  /** Text -> ids of mergeable tokens with that text (for merged-token retrieval). */
+  readonly mergeableByText = new Map<string, number[]>();
+
+  readonly factory: TokenFactory = (text: string, cls: TokenClass, abjad: boolean) => {
+    const identity = `${cls}|${abjad ? 1 : 0}|${text}`;
+    const known = this.byIdentity.get(identity);
+    if (known !== undefined) return this.tokens[known]!;
+    const token = makeToken(text, cls, abjad, this.tokens.length);
+    this.byIdentity.set(identity, token.id);
+    this.tokens.push(token);
+    this.register(token);
+    return token;
+  };
+
+  private register(token: PreparedToken): void {
+    if (canAnchor(token)) {
+      for (const key of anchorKeys(token).post) {
+        const ids = this.postings.get(key);
+        if (ids) ids.push(token.id);
+        else this.postings.set(key, [token.id]);
+      }
+    }
+    if (isMergeable(token)) {
+      const ids = this.mergeableByText.get(token.text);
+      if (ids) ids.push(token.id);
+      else this.mergeableByText.set(token.text, [token.id]);
+    }
+  }
+}

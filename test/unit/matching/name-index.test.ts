@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { NameIndex } from '../../../src/matching/name-index.js';
+import type { MatchableEntity, SearchOptions } from '../../../src/matching/types.js';
+
+const entities: MatchableEntity[] = [
+  {
+    key: 'a:1',
+    source: 'a',
+    kind: 'person',
+    names: [{ full: 'PUTIN, Vladimir Vladimirovich', type: 'primary' }],
+  },
+  { key: 'a:2', source: 'a', kind: 'person', names: [{ full: 'PUTINA, Maria', type: 'primary' }] },
+  {
+    key: 'b:1',
+    source: 'b',
+    kind: 'person',
+    names: [
+      { full: 'Vladimir Putin', type: 'primary' },
+      { full: 'Владимир Путин', type: 'original_script' },
+    ],
+  },
+  { key: 'b:2', source: 'b', kind: 'vessel', names: [{ full: 'VLADIMIR PUTIN 2', type: 'primary' }] },
+  {
+    key: 'c:1',
+    source: 'c',
+    kind: 'person',
+    names: [
+      { full: 'Osama bin Laden', type: 'primary' },
+      { full: 'Vladimir Putin', type: 'weak_aka' },
+      { full: 'Vladimir Puttin', type: 'weak_aka' },
+    ],
+  },
+  { key: 'c:2', source: 'c', kind: 'organization', names: [{ full: 'AL QAIDA', type: 'primary' }] },
+];
+const index = NameIndex.build(entities);
+const options: SearchOptions = { type: 'person', threshold: 0.5, limitPerSource: 10 };
+
+describe('name index', () => {
+  it('counts entities and names', () => {
+    expect(index.size).toEqual({ entities: 6, names: 9 });
+  });
+
+  it('returns per source the matches at or above the threshold, best first, with the matched name', () => {
+    const result = index.search('Vladimir Putin', options);
+    const a = result.get('a')!;
+    expect(a[0]).toMatchObject({
+      key: 'a:1',
+      score: expect.any(Number),
+      matchedName: { full: 'PUTIN, Vladimir Vladimirovich' },
+    });
+    expect(result.get('b')![0]).toMatchObject({ key: 'b:1', score: 1 });
+    for (const matches of result.values()) {
+      for (let k = 1; k < matches.length; k++)
+        expect(matches[k]!.score).toBeLessThanOrEqual(matches[k - 1]!.score);
+      for (const m of matches) expect(m.score).toBeGreaterThanOrEqual(0.5);
+    }
+  });
+
+  it('scores an entity by its best name and gives one result per entity', () => {
+    const b = index.search('Владимир Путин', options).get('b')!;
+    expect(b.filter((m) => m.key === 'b:1')).toHaveLength(1);
+    expect(b[0]).toMatchObject({ key: 'b:1', score: 1, matchedName: { type: 'original_script' } });
+  });
+
+  it('scores an exact weak alias 1.0 but a fuzzy weak alias below the same fuzzy match on a strong name', () => {
+    expect(index.search('Vladimir Putin', options).get('c')![0]!.score).toBe(1);
+    const weak = index.search('Vladimir Puttin Jr', options).get('c')![0]!;
+    expect(weak.matchedName.full).toBe('Vladimir Puttin');
+    expect(weak.score).toBe(1); // the honorific is dropped: the prepared forms are equal
+    const fuzzyWeak = index.search('Wladimir Putin', options).get('c')![0]!.score;
+    const fuzzyStrong = index.search('Wladimir Putin', options).get('b')![0]!.score;
+    expect(fuzzyWeak).toBeLessThan(fuzzyStrong);
+  });
+
+  it('filters by source and by kind', () => {
+    expect([...index.search('Vladimir Putin', { ...options, sources: ['b'] }).keys()]).toEqual(['b']);
+    const vessels = index.search('Vladimir Putin 2', { ...options, type: 'entity', kinds: ['vessel'] });
+    expect([...vessels.values()].flat().map((m) => m.key)).toEqual(['b:2']);
+  });
+
+  it('returns at most limitPerSource matches per source', () => {
+    expect(index.search('Vladimir Putin', { ...options, limitPerSource: 1 }).get('a')).toHaveLength(1);
+  });
+
+  it('finds a name written as one word and explains the match', () => {
+    const match = index.search('ALQAIDA', { ...options, type: 'entity' }).get('c')![0]!;
+    expect(match.key).toBe('c:2');
+    expect(match.explanation.pairs[0]).toMatchObject({
+      query: 'ALQAIDA',
+      candidate: 'AL QAIDA',
+      how: 'merged',
+    });
+    expect(JSON.parse(JSON.stringify(match.explanation))).toEqual(match.explanation);
+  });
+
+  it('gives the same answer to the same query every time', () => {
+    const first = JSON.stringify([...index.search('Vladmir Putin', options)]);
+    index.search('Osama bin Laden', options);
+    expect(JSON.stringify([...index.search('Vladmir Putin', options)])).toBe(first);
+  });
+});
