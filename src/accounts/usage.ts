@@ -70,22 +70,15 @@ export async function countScreening(db: Db, clock: Clock, subject: UsageSubject
 export async function getUsage(db: Db, clock: Clock, subject: UsageSubject): Promise<Usage> {
   const now = clock.now();
   const month = monthOf(now);
-  const [account, key] = await Promise.all([
-    db
-      .selectFrom('usage_counters')
-      .select('count')
-      .where('account_id', '=', subject.accountId)
-      .where('month', '=', month)
-      .executeTakeFirst(),
-    db
-      .selectFrom('key_usage_counters')
-      .select('count')
-      .where('key_id', '=', subject.keyId)
-      .where('month', '=', month)
-      .executeTakeFirst(),
-  ]);
+  // One round trip for both counters: this endpoint is polled, and every query costs a connection turn.
+  const { rows } = await sql<{ account_count: number | null; key_count: number | null }>`
+    SELECT
+      (SELECT count FROM usage_counters WHERE account_id = ${subject.accountId} AND month = ${month}) AS account_count,
+      (SELECT count FROM key_usage_counters WHERE key_id = ${subject.keyId} AND month = ${month}) AS key_count`.execute(
+    db,
+  );
   const limit = PLANS[subject.plan].monthlyScreeningLimit;
-  const count = account?.count ?? 0;
+  const count = rows[0]?.account_count ?? 0;
   return {
     tier: subject.plan,
     monthly_limit: limit,
@@ -93,7 +86,7 @@ export async function getUsage(db: Db, clock: Clock, subject: UsageSubject): Pro
       count,
       remaining: limit === null ? null : Math.max(0, limit - count),
       reset_date: nextMonthStart(now).toISOString(),
-      key_count: key?.count ?? 0,
+      key_count: rows[0]?.key_count ?? 0,
     },
   };
 }

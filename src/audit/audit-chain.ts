@@ -1,26 +1,15 @@
 import { createHash } from 'node:crypto';
+import type { AuditLogRow } from '../store/schema.js';
 
 /** The `prev_hash` of the first row of every chain. */
 export const GENESIS_HASH = '0'.repeat(64);
 /** Requests without a known account (unknown keys, unauthenticated calls) share this chain. */
 export const ANONYMOUS_CHAIN_ID = '00000000-0000-0000-0000-000000000000';
 
-export interface AuditEntry {
-  id: string;
-  request_id: string;
+/** What is recorded of one request: the stored row without its chain bookkeeping. */
+export type AuditEntry = Omit<AuditLogRow, 'chain_id' | 'seq' | 'prev_hash' | 'hash' | 'occurred_at'> & {
   occurred_at: Date;
-  account_id: string | null;
-  key_id: string | null;
-  key_prefix: string | null;
-  key_last4: string | null;
-  method: string;
-  route: string | null;
-  path: string;
-  status: number;
-  latency_ms: number;
-  client_ip: string | null;
-  user_agent: string | null;
-}
+};
 
 /**
  * The hash of a row: SHA-256 over the previous row's hash, the row's position in its chain and

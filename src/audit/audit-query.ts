@@ -1,6 +1,7 @@
 import { ServiceError } from '../errors.js';
 import type { Db } from '../store/database.js';
 import type { AuditLogRow } from '../store/schema.js';
+import type { AuditEntry } from './audit-chain.js';
 
 export const AUDIT_PAGE_MAX = 100;
 export const AUDIT_PAGE_DEFAULT = 50;
@@ -16,21 +17,8 @@ export interface AuditFilter {
   limit?: number | undefined;
 }
 
-export interface AuditRecord {
-  id: string;
-  request_id: string;
-  occurred_at: string;
-  key_id: string | null;
-  key_prefix: string | null;
-  key_last4: string | null;
-  method: string;
-  route: string | null;
-  path: string;
-  status: number;
-  latency_ms: number;
-  client_ip: string | null;
-  user_agent: string | null;
-}
+/** An audit row as the account sees it (the account is implied, the chain is internal). */
+export type AuditRecord = Omit<AuditEntry, 'account_id' | 'occurred_at'> & { occurred_at: string };
 
 export interface AuditPage {
   data: AuditRecord[];

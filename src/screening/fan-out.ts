@@ -1,0 +1,90 @@
+import type { Flag } from '../sources/flag.js';
+import type { Source, SourceQuery } from '../sources/source.js';
+
+export interface SourceFailure {
+  source: string;
+  error: string;
+  timed_out: boolean;
+}
+
+export interface FanOutResult {
+  /** Every flag at or above the threshold, strongest first. */
+  flags: Flag[];
+  sources_queried: string[];
+  sources_matched: string[];
+  source_errors: SourceFailure[];
+  /** Each queried source's answer time, for health statistics. */
+  durations_ms: Record<string, number>;
+}
+
+class SourceTimeout extends Error {}
+
+// Ties are broken by source id so that the same answers always come in the same order.
+function strongestFirst(a: Flag, b: Flag): number {
+  return b.match_score - a.match_score || a.source.localeCompare(b.source);
+}
+
+async function withTimeout(source: Source, query: SourceQuery): Promise<Flag[]> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new SourceTimeout(`no answer within ${source.timeoutMs} ms`));
+    }, source.timeoutMs);
+  });
+  try {
+    // The race, not the source, decides when to give up: a source that ignores its signal
+    // still cannot hold the response.
+    return await Promise.race([source.screen(query, controller.signal), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Asks every source at once, each within its own timeout. A failing or slow source is recorded
+ * and left out; the caller decides what "every source failed" means.
+ */
+export async function fanOut(sources: readonly Source[], query: SourceQuery): Promise<FanOutResult> {
+  const durations: Record<string, number> = {};
+  const outcomes = await Promise.allSettled(
+    sources.map(async (source) => {
+      const started = performance.now();
+      try {
+        return await withTimeout(source, query);
+      } finally {
+        durations[source.id] = Math.round((performance.now() - started) * 1000) / 1000;
+      }
+    }),
+  );
+  const flags: Flag[] = [];
+  const matched: string[] = [];
+  const errors: SourceFailure[] = [];
+  outcomes.forEach((outcome, i) => {
+    const source = sources[i]!;
+    if (outcome.status === 'rejected') {
+      const reason = outcome.reason;
+      errors.push({
+        source: source.id,
+        error: reason instanceof Error ? reason.message : String(reason),
+        timed_out: reason instanceof SourceTimeout,
+      });
+      return;
+    }
+    const kept = outcome.value
+      .filter((f) => f.match_score >= query.threshold)
+      .sort(strongestFirst)
+      .slice(0, query.limit);
+    if (kept.length > 0) matched.push(source.id);
+    flags.push(...kept);
+  });
+  flags.sort(strongestFirst);
+  return {
+    flags,
+    sources_queried: sources.map((s) => s.id),
+    sources_matched: matched,
+    source_errors: errors,
+    durations_ms: durations,
+  };
+}

@@ -1,0 +1,30 @@
+import type { Flag } from './flag.js';
+
+export type SourceKind = 'direct_feed' | 'watchlist_provider' | 'adverse_media' | 'corporate_registry';
+export type SourceHealth = 'up' | 'slow' | 'down';
+
+/** What every source receives: the normalised query and the request's options. */
+export interface SourceQuery {
+  /** The query trimmed, NFKC-normalised and case-folded. */
+  entity: string;
+  type: 'person' | 'entity';
+  threshold: number;
+  /** At most this many flags per source. */
+  limit: number;
+}
+
+/**
+ * One screening source (DESIGN.md §5). The orchestrator calls every selected source in parallel,
+ * each with its own timeout; `screen` must honour the signal and reject when it cannot answer
+ * (never answer "no match" for "could not look").
+ */
+export interface Source {
+  id: string;
+  kind: SourceKind;
+  /** Per-source timeout; in-process lists answer at once, remote providers get seconds. */
+  timeoutMs: number;
+  screen(query: SourceQuery, signal: AbortSignal): Promise<Flag[]>;
+  health(): SourceHealth;
+  /** The data version the answer depends on (list content hash), part of the cache key. */
+  version(): string | undefined;
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { fanOut } from '../../../src/screening/fan-out.js';
+import type { Flag } from '../../../src/sources/flag.js';
+import type { Source, SourceQuery } from '../../../src/sources/source.js';
+
+const query: SourceQuery = { entity: 'acme trading', type: 'entity', threshold: 0.5, limit: 2 };
+
+function source(id: string, screen: Source['screen'], timeoutMs = 200): Source {
+  return { id, kind: 'direct_feed', timeoutMs, screen, health: () => 'up', version: () => 'v1' };
+}
+
+function flag(sourceId: string, score: number): Flag {
+  return { type: 'sanctions', source: sourceId, list: 'L', match_score: score, details: {} };
+}
+
+describe('fan-out over sources', () => {
+  it('merges the flags of all sources above the threshold, strongest first, limited per source', async () => {
+    const result = await fanOut(
+      [
+        source('a', async () => [flag('a', 0.6), flag('a', 0.9), flag('a', 0.4)]),
+        source('b', async () => [flag('b', 0.95), flag('b', 0.7), flag('b', 0.65)]),
+        source('c', async () => []),
+      ],
+      query,
+    );
+    expect(result.flags.map((f) => `${f.source}:${f.match_score}`)).toEqual([
+      'b:0.95',
+      'a:0.9',
+      'b:0.7',
+      'a:0.6',
+    ]);
+    expect(result.sources_queried).toEqual(['a', 'b', 'c']);
+    expect(result.sources_matched).toEqual(['a', 'b']);
+    expect(result.source_errors).toEqual([]);
+  });
+
+  it('answers on time with the other sources when one throws and one hangs', async () => {
+    const started = Date.now();
+    const result = await fanOut(
+      [
+        source('ok', async () => [flag('ok', 0.8)]),
+        source('throws', async () => {
+          throw new Error('provider answered 500');
+        }),
+        source('hangs', () => new Promise<Flag[]>(() => {}), 100),
+      ],
+      query,
+    );
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(result.flags).toHaveLength(1);
+    expect(result.sources_matched).toEqual(['ok']);
+    expect(result.source_errors).toEqual([
+      { source: 'throws', error: 'provider answered 500', timed_out: false },
+      { source: 'hangs', error: 'no answer within 100 ms', timed_out: true },
+    ]);
+  });
+
+  it('aborts the signal of a source that runs out of time', async () => {
+    let aborted = false;
+    await fanOut(
+      [
+        source(
+          'slow',
+          (_q, signal) =>
+            new Promise<Flag[]>((resolve) => {
+              signal.addEventListener('abort', () => {
+                aborted = true;
+                resolve([]);
+              });
+            }),
+          50,
+        ),
+      ],
+      query,
+    );
+    expect(aborted).toBe(true);
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { codePointLength, normaliseQuery } from '../../../src/screening/normalise-query.js';
+
+describe('query normalisation', () => {
+  it.each([
+    ['  Acme   Trading\tLtd  ', 'acme trading ltd'],
+    ['ＡＣＭＥ　ＣＯＲＰ', 'acme corp'],
+    ['Jose\u0301 Mari\u0301a', 'josé maría'],
+    ['İSTANBUL', 'i̇stanbul'],
+    ['STRAẞE', 'strasse'],
+    ['Straße', 'strasse'],
+    ['ΟΔΥΣΣΕΥΣ', 'οδυσσευσ'],
+    ['ﬁnance', 'finance'],
+    ['Владимир ПУТИН', 'владимир путин'],
+  ])('turns %j into %j', (input, expected) => {
+    expect(normaliseQuery(input)).toBe(expected);
+  });
+
+  it('counts code points, not UTF-16 units', () => {
+    expect(codePointLength('𝔸𝔹')).toBe(2);
+    expect('𝔸𝔹'.length).toBe(4);
+  });
+});
