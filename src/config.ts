@@ -16,6 +16,20 @@ export interface Config {
   secretKey: Buffer | undefined;
   logLevel: LogLevel;
   trustProxy: boolean | number | string[];
+  /** Ids of the official lists to load and refresh (see `src/sources/lists/list-catalog.ts`). */
+  listsEnabled: string[];
+  listsDir: string | undefined;
+  /** 0 turns scheduled refreshes off (operators refresh by hand). */
+  listsRefreshIntervalMinutes: number;
+  listsDownloadTimeoutSeconds: number;
+  listsMaxDownloadMb: number;
+  listUrlOfacSdn: string | undefined;
+  listUrlOfacCons: string | undefined;
+  listUrlUnSc: string | undefined;
+  listUrlEuFsf: string | undefined;
+  listUrlUkFcdo: string | undefined;
+  listUrlUkOfsi: string | undefined;
+  listUrlUsCsl: string | undefined;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -97,6 +111,56 @@ function parseTrustProxy(raw: string | undefined, variable: string): boolean | n
   return addresses;
 }
 
+/** The official lists the service knows; `src/sources/lists/list-catalog.ts` describes each. */
+export const KNOWN_LIST_IDS = [
+  'ofac_sdn',
+  'ofac_cons',
+  'un_sc',
+  'eu_fsf',
+  'uk_fcdo',
+  'uk_ofsi',
+  'us_csl',
+] as const;
+/** OFSI's list is being retired in favour of the FCDO list, which carries the same designations. */
+const LISTS_OFF_BY_DEFAULT = ['uk_ofsi'];
+
+function parseListIds(raw: string | undefined, variable: string): string[] {
+  if (raw === undefined || raw.trim() === '')
+    return KNOWN_LIST_IDS.filter((id) => !LISTS_OFF_BY_DEFAULT.includes(id));
+  if (raw.trim() === 'none') return [];
+  if (raw.trim() === 'all') return [...KNOWN_LIST_IDS];
+  const ids = [...new Set(raw.split(',').map((part) => part.trim().toLowerCase()))].filter(Boolean);
+  const unknown = ids.filter((id) => !(KNOWN_LIST_IDS as readonly string[]).includes(id));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      variable,
+      `names unknown lists ${unknown.join(', ')}; known: ${KNOWN_LIST_IDS.join(', ')}`,
+    );
+  }
+  return ids;
+}
+
+function listUrl(variable: string, key: ListUrlKey, list: string, official: string) {
+  return setting({
+    variable,
+    key,
+    defaultText: '(unset: the official address, or LISTS_DIR)',
+    description:
+      `Where to download the ${list} list from instead of ${official}: http(s):// or file://. ` +
+      'For a list of several files this is the main file; the others are read beside it.',
+    parse: optionalUrl(['http:', 'https:', 'file:']),
+  });
+}
+
+type ListUrlKey =
+  | 'listUrlOfacSdn'
+  | 'listUrlOfacCons'
+  | 'listUrlUnSc'
+  | 'listUrlEuFsf'
+  | 'listUrlUkFcdo'
+  | 'listUrlUkOfsi'
+  | 'listUrlUsCsl';
+
 export const SETTINGS = [
   setting({
     variable: 'PORT',
@@ -174,6 +238,55 @@ export const SETTINGS = [
     description: 'Trust `X-Forwarded-*` from: `true`, a hop count, or comma-separated proxy addresses/CIDRs.',
     parse: parseTrustProxy,
   }),
+  setting({
+    variable: 'LISTS_ENABLED',
+    key: 'listsEnabled',
+    defaultText: 'every list except uk_ofsi',
+    description: `Comma-separated official lists to load and refresh, \`all\` or \`none\`; known: ${KNOWN_LIST_IDS.join(', ')}.`,
+    parse: parseListIds,
+  }),
+  setting({
+    variable: 'LISTS_DIR',
+    key: 'listsDir',
+    defaultText: '(unset: download from the official addresses)',
+    description:
+      'Folder holding the list files under their official names (a mirror made by `screening lists fetch`, ' +
+      'files may be gzip-compressed with `.gz` added), read instead of downloading: air-gapped deployments.',
+    parse: (raw) => (raw === undefined || raw === '' ? undefined : path.resolve(raw)),
+  }),
+  setting({
+    variable: 'LISTS_REFRESH_INTERVAL_MINUTES',
+    key: 'listsRefreshIntervalMinutes',
+    defaultText: '60',
+    description: 'How often the lists are checked for a new version; 0 turns scheduled refreshes off.',
+    parse: integer(0, 10_080, 60),
+  }),
+  setting({
+    variable: 'LISTS_DOWNLOAD_TIMEOUT_SECONDS',
+    key: 'listsDownloadTimeoutSeconds',
+    defaultText: '60',
+    description: 'Upper bound of one list file download, body included.',
+    parse: integer(1, 3_600, 60),
+  }),
+  setting({
+    variable: 'LISTS_MAX_DOWNLOAD_MB',
+    key: 'listsMaxDownloadMb',
+    defaultText: '200',
+    description: 'Largest list file accepted (the biggest official file is about 25 MB); a bigger one fails.',
+    parse: integer(1, 2_048, 200),
+  }),
+  listUrl('LIST_URL_OFAC_SDN', 'listUrlOfacSdn', 'OFAC SDN', "OFAC's SDN.CSV"),
+  listUrl(
+    'LIST_URL_OFAC_CONS',
+    'listUrlOfacCons',
+    'OFAC non-SDN',
+    "OFAC's CONS_PRIM.CSV (CONS_ENHANCED.ZIP works too)",
+  ),
+  listUrl('LIST_URL_UN_SC', 'listUrlUnSc', 'UN Security Council', 'scsanctions.un.org'),
+  listUrl('LIST_URL_EU_FSF', 'listUrlEuFsf', 'EU financial sanctions', 'the EU FSF XML'),
+  listUrl('LIST_URL_UK_FCDO', 'listUrlUkFcdo', 'UK Sanctions List', 'sanctionslist.fcdo.gov.uk'),
+  listUrl('LIST_URL_UK_OFSI', 'listUrlUkOfsi', 'OFSI consolidated', "OFSI's ConList.csv"),
+  listUrl('LIST_URL_US_CSL', 'listUrlUsCsl', 'US Consolidated Screening List', 'data.trade.gov'),
 ] as const;
 
 /** Reads and validates every setting; throws `ConfigError` naming the first bad variable. */

@@ -30,22 +30,34 @@ async function probe(check: () => Promise<unknown>): Promise<ComponentState> {
   }
 }
 
+/** What health reads of the lists: per enabled list `up`, `slow` (stale) or `down` (not loaded). */
+export interface SourcesHealth {
+  health(): Record<string, 'up' | 'slow' | 'down'>;
+}
+
 /**
- * Pings the database and the cache. The database is required (down → 503); a cache that is down
- * only degrades the service, because screenings go on without it.
+ * Pings the database and the cache, and reads the state of the sources. The database is required
+ * (down → 503); a cache that is down, or a source that is stale or not loaded, only degrades the
+ * service, because screenings go on without it (reporting that source as failed).
  */
-export async function checkHealth(db: Db, redis: Redis | undefined): Promise<HealthReport> {
+export async function checkHealth(
+  db: Db,
+  redis: Redis | undefined,
+  sources?: SourcesHealth,
+): Promise<HealthReport> {
   const started = performance.now();
   const [database, cache] = await Promise.all([
     probe(() => sql`SELECT 1`.execute(db)),
     redis ? probe(() => redis.ping()) : Promise.resolve<ComponentState>('up'),
   ]);
-  const status = database === 'down' ? 'down' : cache === 'down' ? 'degraded' : 'ok';
+  const sourceStates = sources?.health() ?? {};
+  const sourceDegraded = Object.values(sourceStates).some((state) => state !== 'up');
+  const status = database === 'down' ? 'down' : cache === 'down' || sourceDegraded ? 'degraded' : 'ok';
   return {
     status,
     database,
     cache,
-    sources: {},
+    sources: sourceStates,
     latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
   };
 }

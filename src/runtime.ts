@@ -9,6 +9,9 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { checkHealth } from './health.js';
 import type { AppContext } from './http/context.js';
+import { NameIndex } from './matching/index.js';
+import { ListService } from './sources/lists/list-service.js';
+import { type ListSettings, listSettingsFromConfig } from './sources/lists/list-settings.js';
 import { type Broadcast, LocalBroadcast, RedisBroadcast } from './store/broadcast.js';
 import { type Database, type Db, openDatabase } from './store/database.js';
 import { RequestRateLimiter } from './store/rate-limiter.js';
@@ -46,6 +49,9 @@ export interface ServiceDeps {
   logger: FastifyBaseLogger;
   adminToken: string;
   redisKeyPrefix: string;
+  databaseKind?: Database['kind'];
+  /** The official lists; without it none is loaded (tests of other parts). */
+  lists?: ListSettings;
 }
 
 export interface Services {
@@ -53,6 +59,13 @@ export interface Services {
   /** Writes what is buffered (audit rows, last-used times) and stops listening for broadcasts. */
   close(): Promise<void>;
 }
+
+const NO_LISTS: ListSettings = {
+  enabled: [],
+  refreshIntervalMinutes: 0,
+  downloadTimeoutMs: 1,
+  maxDownloadBytes: 1,
+};
 
 /** Builds every service the HTTP layer needs on top of opened stores. */
 export async function assembleServices(deps: ServiceDeps): Promise<Services> {
@@ -66,6 +79,16 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const audit = new AuditWriter(db, (error) =>
     logger.error({ err: error }, 'audit write failed; will retry'),
   );
+  const lists = new ListService<NameIndex>({
+    db,
+    databaseKind: deps.databaseKind ?? 'postgres',
+    clock,
+    logger,
+    ...(deps.lists ?? NO_LISTS),
+    buildIndex: (entities) => NameIndex.build(entities),
+  });
+  // Loads the stored list versions; downloads happen in the background.
+  await lists.start();
   const ctx: AppContext = {
     db,
     clock,
@@ -75,11 +98,13 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     rateLimiter: new RequestRateLimiter(redis, deps.redisKeyPrefix),
     audit,
     adminToken: deps.adminToken,
-    checkHealth: () => checkHealth(db, redis),
+    lists,
+    checkHealth: () => checkHealth(db, redis, lists),
   };
   return {
     ctx,
     close: async () => {
+      await lists.close();
       await Promise.all([audit.flush(), lastUsed.flush()]);
       await broadcast.close();
     },
@@ -108,6 +133,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     adminToken: admin.token,
     redisKeyPrefix: options.redisKeyPrefix ?? 'css:',
+    databaseKind: database.kind,
+    lists: listSettingsFromConfig(config),
   });
   const defaultAccount = options.bootstrap
     ? await bootstrapDefaultAccount(database.db, services.ctx.accounts)

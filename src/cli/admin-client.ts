@@ -28,7 +28,12 @@ export class AdminClient {
     private readonly token: string,
   ) {}
 
-  async call(method: string, url: string, body?: unknown): Promise<unknown> {
+  async call(
+    method: string,
+    url: string,
+    body?: unknown,
+    timeoutMs = CLI_REQUEST_TIMEOUT_MS,
+  ): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(new URL(url, this.baseUrl), {
@@ -38,7 +43,7 @@ export class AdminClient {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(CLI_REQUEST_TIMEOUT_MS),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       const reason =

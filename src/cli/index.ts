@@ -4,10 +4,12 @@ import { serve } from '../server.js';
 import { ADMIN_USAGE, runAdmin } from './admin.js';
 import { AdminClient, CliError, readAdminToken } from './admin-client.js';
 import { runCompare } from './compare.js';
+import { LISTS_USAGE, runLists } from './lists.js';
 
 const USAGE = `Usage:
 screening serve
 ${ADMIN_USAGE}
+${LISTS_USAGE}
 screening audit verify [--account ID]
 screening compare [--type person|entity] "NAME A" "NAME B"   (or --jsonl: JSON lines {a, b, type} on stdin)
 
@@ -41,6 +43,10 @@ async function main(argv: string[]): Promise<number> {
   let result: unknown;
   if (command === 'admin') {
     result = await runAdmin(client(), rest);
+  } else if (command === 'lists') {
+    const { output, code } = await runLists(rest, { client, config });
+    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    return code;
   } else if (command === 'audit' && rest[0] === 'verify') {
     const account = rest.indexOf('--account') >= 0 ? rest[rest.indexOf('--account') + 1] : undefined;
     result = await client().call(

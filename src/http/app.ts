@@ -8,6 +8,7 @@ import { registerProblemResponses } from './plugins/problem-responses.js';
 import { adminAccountRoutes } from './routes/admin/accounts.js';
 import { adminAuditRoutes } from './routes/admin/audit.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
+import { adminListRoutes } from './routes/admin/lists.js';
 import { auditRoutes } from './routes/audit.js';
 import { docsRoutes, registerOpenApi } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
@@ -56,6 +57,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   adminAccountRoutes(app, ctx);
   adminKeyRoutes(app, ctx);
   adminAuditRoutes(app, ctx);
+  adminListRoutes(app, ctx);
   await docsRoutes(app);
   await app.ready();
   return app;

@@ -12,6 +12,8 @@ import type { LastUsedRecorder } from '../accounts/last-used.js';
 import type { AuditWriter } from '../audit/audit-writer.js';
 import type { Clock } from '../clock.js';
 import type { HealthReport } from '../health.js';
+import type { NameIndex } from '../matching/index.js';
+import type { ListService } from '../sources/lists/list-service.js';
 import type { Db } from '../store/database.js';
 import type { RequestRateLimiter } from '../store/rate-limiter.js';
 
@@ -25,6 +27,8 @@ export interface AppContext {
   rateLimiter: RequestRateLimiter;
   audit: AuditWriter;
   adminToken: string;
+  /** The official sanctions lists: versions in memory, refresh, status. */
+  lists: ListService<NameIndex>;
   checkHealth(): Promise<HealthReport>;
 }
 

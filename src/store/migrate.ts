@@ -1,5 +1,6 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import * as foundation from './migrations/0001-foundation.js';
+import * as listSnapshots from './migrations/0002-list-snapshots.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -8,6 +9,7 @@ import * as foundation from './migrations/0001-foundation.js';
  */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-list-snapshots': listSnapshots,
 };
 
 class CompiledMigrations implements MigrationProvider {
@@ -17,7 +19,14 @@ class CompiledMigrations implements MigrationProvider {
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
-  const migrator = new Migrator({ db, provider: new CompiledMigrations() });
+  // Kysely looks for its bookkeeping tables in every schema unless told which one: with two
+  // schemas on one server (several deployments or test runs) it would find another's and fail.
+  const schema = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db);
+  const migrator = new Migrator({
+    db,
+    provider: new CompiledMigrations(),
+    migrationTableSchema: schema.rows[0]?.schema ?? 'public',
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -65,6 +65,35 @@ export interface AuditChainHeadTable {
   hash: string;
 }
 
+/** One accepted version of an official list; `entities` is gzip-compressed JSON (NULL once pruned). */
+export interface ListSnapshotTable {
+  id: string;
+  list_id: string;
+  version: string;
+  format: string;
+  list_date: string | null;
+  fetched_at: Timestamp;
+  entity_count: number;
+  name_count: number;
+  counts: ColumnType<unknown, string, string>;
+  files: ColumnType<unknown, string, string>;
+  parse_options: ColumnType<unknown, string, string>;
+  forced: boolean;
+  warnings: ColumnType<unknown, string, string>;
+  entities: Buffer | null;
+  entities_bytes: number;
+}
+
+/** The version in service of each list and the outcome of its last refresh attempt. */
+export interface ListStateTable {
+  list_id: string;
+  snapshot_id: string | null;
+  checked_at: Timestamp | null;
+  attempted_at: Timestamp | null;
+  outcome: string | null;
+  error: string | null;
+}
+
 export interface DatabaseSchema {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -72,8 +101,11 @@ export interface DatabaseSchema {
   key_usage_counters: KeyUsageCounterTable;
   audit_log: AuditLogTable;
   audit_chain_heads: AuditChainHeadTable;
+  list_snapshots: ListSnapshotTable;
+  list_states: ListStateTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
+export type ListStateRow = Selectable<ListStateTable>;

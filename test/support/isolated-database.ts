@@ -8,7 +8,9 @@ import type { Backend } from './backends.js';
  * versions needs a database of its own: on PostgreSQL a fresh schema (dropped by `drop`), on the
  * embedded backend nothing to do (each TestApp has its own in-memory or folder database).
  */
-export async function isolatedBackend(backend: Backend): Promise<{ backend: Backend; drop(): Promise<void> }> {
+export async function isolatedBackend(
+  backend: Backend,
+): Promise<{ backend: Backend; drop(): Promise<void> }> {
   if (!backend.databaseUrl) return { backend, drop: async () => {} };
   const schema = `${inject('runId')}_l${randomBytes(4).toString('hex')}`;
   const base = new URL(backend.databaseUrl);

@@ -65,7 +65,12 @@ export class ListServer {
     }
     const status = file.status ?? 200;
     record(status);
-    res.writeHead(status, { etag, 'content-type': 'application/octet-stream', ...file.headers });
+    res.writeHead(status, {
+      etag,
+      'content-type': 'application/octet-stream',
+      'content-length': String(body.byteLength),
+      ...file.headers,
+    });
     res.end(body);
   }
 

@@ -22,7 +22,16 @@ export function tempDataDir(): string {
 
 /** The service's environment for a child process: nothing inherited that could point elsewhere. */
 export function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LOG_LEVEL: 'info',
+    HOST: '127.0.0.1',
+    // The lists come from the shared mirror folder: the tests never reach the official addresses.
+    LISTS_DIR: path.resolve(process.cwd(), '../shared/data/lists'),
+    LISTS_ENABLED: 'un_sc,eu_fsf,uk_fcdo',
+    ...extra,
+  };
 }
 
 /** Runs a TypeScript entry of the project in a child process, as `npm start` / the CLI would. */

@@ -1,0 +1,169 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.js';
+import type { ListEntity } from '../list-entity.js';
+import type { ListCatalogEntry } from './list-catalog.js';
+import { parsersOf } from './list-catalog.js';
+import { type FetchedList, fetchList } from './list-fetcher.js';
+import { type LocationSettings, locateList } from './list-location.js';
+import type { LoadedLists } from './loaded-lists.js';
+import type { ListParseResult } from './parsers/types.js';
+import type {
+  ListParseSettings,
+  ListSnapshotMeta,
+  ListSnapshotStore,
+  RefreshOutcome,
+} from './snapshot-store.js';
+
+/**
+ * A new version with more than this share fewer entities than the one in service is rejected
+ * unless an operator forces it: official lists shrink by delistings of a few entries, so a big
+ * drop means a truncated or partial file, and serving it would silently clear real matches.
+ */
+export const LIST_MAX_SHRINK_RATIO = 0.2;
+
+export interface RefreshResult {
+  listId: string;
+  outcome: RefreshOutcome;
+  /** One sentence for the operator (also the stored error of a failed or rejected refresh). */
+  detail: string;
+}
+
+export interface RefresherSettings {
+  location(entry: ListCatalogEntry): LocationSettings;
+  parseSettings(listId: string): ListParseSettings;
+  downloadTimeoutMs: number;
+  maxDownloadBytes: number;
+}
+
+export interface RefresherDeps<TIndex> {
+  store: ListSnapshotStore;
+  loaded: LoadedLists<TIndex>;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  settings: RefresherSettings;
+}
+
+/**
+ * Refreshes one list: fetch (conditional), parse completely, check the shrink guard, store the
+ * version, then swap it into memory. Any failure leaves the version in service untouched and is
+ * recorded as the list's last error.
+ */
+export class ListRefresher<TIndex> {
+  constructor(private readonly deps: RefresherDeps<TIndex>) {}
+
+  async refresh(
+    entry: ListCatalogEntry,
+    options: { force: boolean; signal?: AbortSignal },
+  ): Promise<RefreshResult> {
+    let result: RefreshResult;
+    try {
+      result = await this.attempt(entry, options.force, options.signal);
+    } catch (error) {
+      result = { listId: entry.id, outcome: 'failed', detail: describe(error) };
+    }
+    if (result.outcome !== 'accepted') {
+      await this.deps.store.recordAttempt(entry.id, {
+        outcome: result.outcome,
+        error: result.outcome === 'unchanged' ? undefined : result.detail,
+      });
+    }
+    const level = result.outcome === 'failed' || result.outcome === 'rejected' ? 'warn' : 'info';
+    this.deps.logger[level]({ list: entry.id, outcome: result.outcome }, `list refresh: ${result.detail}`);
+    return result;
+  }
+
+  private async attempt(
+    entry: ListCatalogEntry,
+    force: boolean,
+    signal?: AbortSignal,
+  ): Promise<RefreshResult> {
+    const { settings } = this.deps;
+    const current = this.deps.loaded.get(entry.id)?.meta;
+    const location = await locateList(entry, parsersOf(entry.id), settings.location(entry));
+    const sameFormat = current?.format === location.parser.format;
+    const fetched = await fetchList(location, {
+      timeoutMs: settings.downloadTimeoutMs,
+      maxBytes: settings.maxDownloadBytes,
+      ...(signal ? { signal } : {}),
+      ...(current && sameFormat && !force ? { previous: current.files } : {}),
+    });
+    const parseSettings = settings.parseSettings(entry.id);
+    const sameSettings = current !== undefined && sameParseSettings(current.parseSettings, parseSettings);
+    if (
+      fetched.status === 'not_modified' ||
+      (sameSettings && current?.version === fetched.version && !force)
+    ) {
+      return {
+        listId: entry.id,
+        outcome: 'unchanged',
+        detail: `version ${short(current?.version)} is current`,
+      };
+    }
+    const parsed = await fetched.parser.parse(new Map(fetched.contents), {
+      ...(signal ? { signal } : {}),
+      ...(parseSettings.skipLists ? { skipLists: parseSettings.skipLists } : {}),
+    });
+    const shrink = sameSettings && !force ? shrinkage(current, parsed.entities.length) : undefined;
+    if (shrink !== undefined) {
+      return {
+        listId: entry.id,
+        outcome: 'rejected',
+        detail:
+          `version ${short(fetched.version)} has ${parsed.entities.length} entries, ${Math.round(shrink * 100)}% ` +
+          `fewer than the ${current?.entityCount} in service; kept the current version (refresh with force to accept it)`,
+      };
+    }
+    const meta = await this.store(entry.id, fetched, parsed, parseSettings, force);
+    this.deps.loaded.install(entry.id, this.deps.loaded.prepare(meta, parsed.entities));
+    return {
+      listId: entry.id,
+      outcome: 'accepted',
+      detail: `version ${short(meta.version)} with ${meta.entityCount} entries is in service${force ? ' (forced)' : ''}`,
+    };
+  }
+
+  private store(
+    listId: string,
+    fetched: FetchedList,
+    parsed: ListParseResult,
+    parseSettings: ListParseSettings,
+    forced: boolean,
+  ): Promise<ListSnapshotMeta> {
+    return this.deps.store.saveAccepted({
+      listId,
+      version: fetched.version,
+      format: fetched.parser.format,
+      listDate: parsed.listDate,
+      fetchedAt: this.deps.clock.now(),
+      entityCount: parsed.entities.length,
+      nameCount: parsed.counts.names,
+      files: fetched.files,
+      parseSettings,
+      forced,
+      counts: parsed.counts,
+      warnings: parsed.warnings,
+      entities: parsed.entities as ListEntity[],
+    });
+  }
+}
+
+/** The share by which `count` falls short of the version in service, when over the limit. */
+export function shrinkage(current: ListSnapshotMeta | undefined, count: number): number | undefined {
+  if (!current || current.entityCount === 0) return undefined;
+  const shrink = (current.entityCount - count) / current.entityCount;
+  return shrink > LIST_MAX_SHRINK_RATIO ? shrink : undefined;
+}
+
+export function sameParseSettings(a: ListParseSettings, b: ListParseSettings): boolean {
+  const skipA = [...(a.skipLists ?? [])].sort().join(',');
+  const skipB = [...(b.skipLists ?? [])].sort().join(',');
+  return skipA === skipB;
+}
+
+function short(version: string | undefined): string {
+  return version ? version.slice(0, 12) : '(none)';
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

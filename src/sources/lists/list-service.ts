@@ -1,0 +1,235 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.js';
+import { ServiceError } from '../../errors.js';
+import type { Db } from '../../store/database.js';
+import type { ListStateRow } from '../../store/schema.js';
+import { catalogEntry, LIST_CATALOG, type ListCatalogEntry } from './list-catalog.js';
+import { ListRefresher, type RefreshResult } from './list-refresher.js';
+import {
+  describeList,
+  type ListStatus,
+  listState,
+  refreshDue,
+  type SourceHealth,
+  sourceHealth,
+} from './list-status.js';
+import { type IndexBuilder, type ListsView, LoadedLists } from './loaded-lists.js';
+import { CSL_OFAC_NON_SDN_LISTS } from './parsers/index.js';
+import { type DatabaseKind, RefreshLock } from './refresh-lock.js';
+import { type ListParseSettings, ListSnapshotStore } from './snapshot-store.js';
+
+/**
+ * How often an instance looks for versions another instance stored, and whether a scheduled
+ * refresh is due. Reading one small table; a new version reaches every instance within this time.
+ */
+export const LIST_SYNC_INTERVAL_MS = 30_000;
+
+export interface ListServiceOptions<TIndex> {
+  db: Db;
+  databaseKind: DatabaseKind;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** Ids of the enabled lists (`LISTS_ENABLED`). */
+  enabled: readonly string[];
+  listsDir?: string | undefined;
+  /** URL override per list id (`LIST_URL_*`). */
+  urlOverrides?: Readonly<Record<string, string | undefined>>;
+  /** 0: no scheduled refresh (operators refresh by hand). */
+  refreshIntervalMinutes: number;
+  downloadTimeoutMs: number;
+  maxDownloadBytes: number;
+  buildIndex?: IndexBuilder<TIndex>;
+}
+
+export interface RefreshReport extends RefreshResult {
+  list: ListStatus;
+}
+
+/**
+ * The official lists as a service: loads the stored versions at start, refreshes on a schedule
+ * (one instance at a time), picks up versions other instances stored, and reports per list.
+ * The HTTP layer and the CLI go through this facade only.
+ */
+export class ListService<TIndex = never> {
+  readonly loaded: LoadedLists<TIndex>;
+  private readonly store: ListSnapshotStore;
+  private readonly lock: RefreshLock;
+  private readonly refresher: ListRefresher<TIndex>;
+  private readonly entries: ListCatalogEntry[];
+  private states = new Map<string, ListStateRow>();
+  private timer: NodeJS.Timeout | undefined;
+  private background: Promise<void> = Promise.resolve();
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly options: ListServiceOptions<TIndex>) {
+    this.loaded = new LoadedLists(options.buildIndex);
+    this.store = new ListSnapshotStore(options.db, options.clock);
+    this.lock = new RefreshLock(options.db, options.databaseKind);
+    this.entries = LIST_CATALOG.filter((entry) => options.enabled.includes(entry.id));
+    this.refresher = new ListRefresher({
+      store: this.store,
+      loaded: this.loaded,
+      clock: options.clock,
+      logger: options.logger,
+      settings: {
+        location: (entry) => ({ override: options.urlOverrides?.[entry.id], listsDir: options.listsDir }),
+        parseSettings: (id) => this.parseSettings(id),
+        downloadTimeoutMs: options.downloadTimeoutMs,
+        maxDownloadBytes: options.maxDownloadBytes,
+      },
+    });
+  }
+
+  /** The lists in service right now; a screening takes it once and keeps it to the end. */
+  view(): ListsView<TIndex> {
+    return this.loaded.current();
+  }
+
+  enabledLists(): readonly string[] {
+    return this.entries.map((entry) => entry.id);
+  }
+
+  /**
+   * Loads the stored versions (no download, no parse), then refreshes what is due in the
+   * background: the service starts even when no source is reachable.
+   */
+  async start(): Promise<void> {
+    if (this.entries.length === 0) return;
+    await this.sync();
+    if (this.options.refreshIntervalMinutes > 0) this.background = this.refreshDueLists();
+    this.timer = setInterval(() => this.tick(), LIST_SYNC_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** Resolves when the background refresh started last has finished (tests, benchmarks). */
+  async settled(): Promise<void> {
+    await this.background;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.stopping.abort();
+    await this.background;
+  }
+
+  async status(): Promise<ListStatus[]> {
+    this.states = await this.store.states();
+    return this.entries.map((entry) => this.describe(entry));
+  }
+
+  /** Per enabled list: `up` (loaded and fresh), `slow` (stale or last refresh failed), `down`. */
+  health(): Record<string, SourceHealth> {
+    const now = this.options.clock.now();
+    const health: Record<string, SourceHealth> = {};
+    for (const entry of this.entries) health[entry.id] = sourceHealth(this.stateOf(entry, now));
+    return health;
+  }
+
+  /** An operator's refresh of one list or of every enabled list; `force` accepts a shrunken list. */
+  async refresh(listId: string | undefined, options: { force?: boolean } = {}): Promise<RefreshReport[]> {
+    const entries = listId === undefined ? this.entries : [this.enabledEntry(listId)];
+    const outcome = await this.lock.run(async () => {
+      const results: RefreshResult[] = [];
+      for (const entry of entries) {
+        await this.sync([entry]);
+        results.push(
+          await this.refresher.refresh(entry, {
+            force: options.force ?? false,
+            signal: this.stopping.signal,
+          }),
+        );
+      }
+      return results;
+    });
+    if (!outcome.ran) {
+      throw new ServiceError(
+        'conflict',
+        'Another instance is refreshing the lists right now; retry in a minute.',
+      );
+    }
+    this.states = await this.store.states();
+    return outcome.value.map((result) => ({
+      ...result,
+      list: this.describe(this.enabledEntry(result.listId)),
+    }));
+  }
+
+  private enabledEntry(listId: string): ListCatalogEntry {
+    const enabled = this.entries.find((entry) => entry.id === listId);
+    if (enabled) return enabled;
+    if (catalogEntry(listId)) {
+      throw new ServiceError('conflict', `The list ${listId} is not enabled (see LISTS_ENABLED).`);
+    }
+    throw new ServiceError('not-found', `The list ${listId} was not found.`);
+  }
+
+  private describe(entry: ListCatalogEntry): ListStatus {
+    const state = this.stateOf(entry, this.options.clock.now());
+    return describeList(entry, this.loaded.get(entry.id)?.meta, this.states.get(entry.id), state);
+  }
+
+  private stateOf(entry: ListCatalogEntry, now: Date) {
+    const meta = this.loaded.get(entry.id)?.meta;
+    return listState(meta, this.states.get(entry.id), now, this.options.refreshIntervalMinutes);
+  }
+
+  // us_csl carries copies of OFAC's lists; they are skipped while OFAC's own lists are enabled,
+  // so one listing is not reported twice.
+  private parseSettings(listId: string): ListParseSettings {
+    if (listId !== 'us_csl') return {};
+    const skipLists: string[] = [];
+    if (this.options.enabled.includes('ofac_sdn')) skipLists.push('SDN');
+    if (this.options.enabled.includes('ofac_cons')) skipLists.push(...CSL_OFAC_NON_SDN_LISTS);
+    return { skipLists };
+  }
+
+  /** Installs the versions the database names as current and this instance does not hold yet. */
+  private async sync(entries: readonly ListCatalogEntry[] = this.entries): Promise<void> {
+    this.states = await this.store.states();
+    for (const entry of entries) {
+      const snapshotId = this.states.get(entry.id)?.snapshot_id;
+      if (!snapshotId || this.loaded.get(entry.id)?.meta.id === snapshotId) continue;
+      const stored = await this.store.loadSnapshot(snapshotId);
+      if (!stored) {
+        this.options.logger.error({ list: entry.id, snapshotId }, 'stored list version has no entities');
+        continue;
+      }
+      this.loaded.install(entry.id, this.loaded.prepare(stored.meta, stored.entities));
+      this.options.logger.info(
+        { list: entry.id, version: stored.meta.version },
+        'list version loaded from the database',
+      );
+    }
+  }
+
+  private tick(): void {
+    // A tick never overlaps the previous one's work: slow downloads simply skip ticks.
+    this.background = this.background.then(async () => {
+      try {
+        await this.sync();
+        if (this.options.refreshIntervalMinutes > 0) await this.refreshDueLists();
+      } catch (error) {
+        this.options.logger.warn({ err: error }, 'list sync failed; will retry');
+      }
+    });
+  }
+
+  private async refreshDueLists(): Promise<void> {
+    const interval = this.options.refreshIntervalMinutes;
+    try {
+      // Another instance holding the lock is refreshing: this one loads its versions on a later tick.
+      await this.lock.run(async () => {
+        for (const entry of this.entries) {
+          if (this.stopping.signal.aborted) return;
+          this.states = await this.store.states();
+          if (!refreshDue(this.states.get(entry.id), this.options.clock.now(), interval)) continue;
+          await this.sync([entry]);
+          await this.refresher.refresh(entry, { force: false, signal: this.stopping.signal });
+        }
+        this.states = await this.store.states();
+      });
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'scheduled list refresh failed; will retry');
+    }
+  }
+}

@@ -1,0 +1,155 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Backend, backends } from '../support/backends.js';
+import { isolatedBackend } from '../support/isolated-database.js';
+import { ListServer } from '../support/list-server.js';
+import { TestApp } from '../support/test-app.js';
+
+const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const UNREACHABLE = 'http://127.0.0.1:9/';
+
+describe.each(backends())('official lists: snapshots and swap ($name)', (shared) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  /** A database of its own that survives a restart: a folder for PGlite, a schema for PostgreSQL. */
+  async function durableDatabase(): Promise<{ backend: Backend; dataDir: string }> {
+    const isolated = await isolatedBackend(shared);
+    cleanups.push(isolated.drop);
+    return { backend: isolated.backend, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'css-lists-')) };
+  }
+
+  async function start(db: { backend: Backend; dataDir: string }, env: Record<string, string>) {
+    const api = await TestApp.start(db.backend, {
+      dataDir: db.dataDir,
+      inMemoryDatabase: false,
+      env: { LISTS_REFRESH_INTERVAL_MINUTES: '0', ...env },
+    });
+    let closed = false;
+    const close = async () => {
+      if (!closed) await api.close();
+      closed = true;
+    };
+    cleanups.push(close);
+    return { api, close };
+  }
+
+  it('a restart loads the stored versions without any source reachable', async () => {
+    const server = await ListServer.start();
+    cleanups.push(() => server.close());
+    server.serve('/un/consolidated.xml', { body: fs.readFileSync(path.join(LISTS_DIR, 'consolidated.xml')) });
+    const db = await durableDatabase();
+    const first = await start(db, {
+      LISTS_ENABLED: 'un_sc,uk_fcdo',
+      LISTS_DIR,
+      LIST_URL_UN_SC: server.url('/un/consolidated.xml'),
+    });
+    await first.api.admin('POST', '/admin/v1/lists/un_sc/refresh');
+    await first.api.admin('POST', '/admin/v1/lists/uk_fcdo/refresh');
+    const before = (await first.api.admin('GET', '/admin/v1/lists')).body.data;
+    const ukEntity = first.api.runtime.ctx.lists.view().lists.get('uk_fcdo')!.entities[2]!;
+    await first.close();
+    await server.close();
+
+    const requestsBefore = server.requests.length;
+    const second = await start(db, {
+      LISTS_ENABLED: 'un_sc,uk_fcdo',
+      LISTS_DIR: path.join(db.dataDir, 'no-such-mirror'),
+      LIST_URL_UN_SC: `${UNREACHABLE}consolidated.xml`,
+      LISTS_REFRESH_INTERVAL_MINUTES: '60',
+    });
+    await second.api.runtime.ctx.lists.settled();
+    const after = (await second.api.admin('GET', '/admin/v1/lists')).body.data;
+    expect(after).toEqual(before);
+    expect(after.map((l: { state: string }) => l.state)).toEqual(['fresh', 'fresh']);
+    expect(server.requests.length).toBe(requestsBefore);
+    const view = second.api.runtime.ctx.lists.view();
+    expect(view.lists.get('un_sc')?.entities).toHaveLength(1003);
+    expect(view.entity(`uk_fcdo:${ukEntity.source_id}`)).toEqual(ukEntity);
+    const failed = await second.api.admin('POST', '/admin/v1/lists/un_sc/refresh');
+    expect(failed.body).toMatchObject({ outcome: 'failed', list: { state: 'failed', entity_count: 1003 } });
+    expect(failed.body.list.version).toBe(before[0].version);
+  });
+
+  it('a new version is swapped in while a screening holding the old view keeps it whole', async () => {
+    const server = await ListServer.start();
+    cleanups.push(() => server.close());
+    const full = fs.readFileSync(path.join(LISTS_DIR, 'consolidated.xml'), 'utf8');
+    const smaller = full.replace(/<ENTITY>[\s\S]*?<\/ENTITY>\s*/, '');
+    server.serve('/un/consolidated.xml', { body: full });
+    const db = await durableDatabase();
+    const { api } = await start(db, {
+      LISTS_ENABLED: 'un_sc',
+      LIST_URL_UN_SC: server.url('/un/consolidated.xml'),
+    });
+    await api.admin('POST', '/admin/v1/lists/un_sc/refresh');
+    const held = api.runtime.ctx.lists.view();
+    const oldVersion = held.lists.get('un_sc')?.meta.version;
+    server.serve('/un/consolidated.xml', { body: smaller });
+    const swapped = await api.admin('POST', '/admin/v1/lists/un_sc/refresh');
+    expect(swapped.body).toMatchObject({ outcome: 'accepted', list: { entity_count: 1002 } });
+    expect(held.lists.get('un_sc')?.meta.version).toBe(oldVersion);
+    expect(held.lists.get('un_sc')?.entities).toHaveLength(1003);
+    expect(api.runtime.ctx.lists.view().lists.get('un_sc')?.entities).toHaveLength(1002);
+  });
+
+  it('parses and stores every list of the mirror, big ones included, and reloads them from the database', async () => {
+    const db = await durableDatabase();
+    const first = await start(db, { LISTS_ENABLED: 'all', LISTS_DIR });
+    const refreshed = await first.api.admin('POST', '/admin/v1/lists/ofac_sdn/refresh');
+    expect(refreshed.body).toMatchObject({ outcome: 'accepted', list: { entity_count: 13821 } });
+    for (const id of ['uk_ofsi', 'us_csl']) await first.api.admin('POST', `/admin/v1/lists/${id}/refresh`);
+    const before = (await first.api.admin('GET', '/admin/v1/lists')).body.data;
+    const counts = Object.fromEntries(
+      before.map((l: { id: string; entity_count: number }) => [l.id, l.entity_count]),
+    );
+    expect(counts).toMatchObject({ ofac_sdn: 13821, uk_ofsi: 4688 });
+    // The CSL's copies of OFAC's lists are left out while OFAC's own lists are enabled.
+    expect(counts.us_csl).toBeLessThan(14_160 - 10_026);
+    await first.close();
+
+    const second = await start(db, { LISTS_ENABLED: 'all', LISTS_DIR: path.join(db.dataDir, 'none') });
+    const after = (await second.api.admin('GET', '/admin/v1/lists')).body.data;
+    expect(
+      after.filter((l: { version: string | null }) => l.version !== null).map((l: { id: string }) => l.id),
+    ).toEqual(['ofac_sdn', 'uk_ofsi', 'us_csl']);
+    const sdn = second.api.runtime.ctx.lists.view().lists.get('ofac_sdn');
+    expect(sdn?.entities).toHaveLength(13821);
+    expect(sdn?.entities[0]).toEqual(first.api.runtime.ctx.lists.view().lists.get('ofac_sdn')?.entities[0]);
+  });
+});
+
+describe.each(backends().filter((b) => b.databaseUrl !== undefined))(
+  'official lists on several instances ($name)',
+  (shared) => {
+    it('one instance refreshes at a time and the other loads the version it stored', async () => {
+      const isolated = await isolatedBackend(shared);
+      const env = { LISTS_ENABLED: 'un_sc', LISTS_DIR, LISTS_REFRESH_INTERVAL_MINUTES: '0' };
+      const a = await TestApp.start(isolated.backend, { env });
+      const b = await TestApp.start(isolated.backend, { env });
+      try {
+        const [ra, rb] = await Promise.all([
+          a.admin('POST', '/admin/v1/lists/un_sc/refresh'),
+          b.admin('POST', '/admin/v1/lists/un_sc/refresh'),
+        ]);
+        const statuses = [ra.status, rb.status].sort();
+        // Both ran one after the other, or the second found the lock taken (409); never both at once.
+        if (statuses[1] === 409) expect(statuses).toEqual([200, 409]);
+        else expect([ra.body.outcome, rb.body.outcome].sort()).toEqual(['accepted', 'unchanged']);
+        await a.admin('POST', '/admin/v1/lists/un_sc/refresh');
+        await b.admin('POST', '/admin/v1/lists/un_sc/refresh');
+        const versionA = a.runtime.ctx.lists.view().lists.get('un_sc')?.meta.id;
+        expect(versionA).toBeDefined();
+        expect(b.runtime.ctx.lists.view().lists.get('un_sc')?.meta.id).toBe(versionA);
+      } finally {
+        await a.close();
+        await b.close();
+        await isolated.drop();
+      }
+    });
+  },
+);

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { listState, refreshDue, sourceHealth } from '../../../src/sources/lists/list-status.js';
+import type { ListSnapshotMeta } from '../../../src/sources/lists/snapshot-store.js';
+import type { ListStateRow } from '../../../src/store/schema.js';
+
+const NOW = new Date('2026-03-01T12:00:00Z');
+const minutesAgo = (m: number) => new Date(NOW.getTime() - m * 60_000);
+const meta = { fetchedAt: minutesAgo(10) } as ListSnapshotMeta;
+function row(change: Partial<ListStateRow>): ListStateRow {
+  return {
+    list_id: 'un_sc',
+    snapshot_id: 'x',
+    checked_at: minutesAgo(5),
+    attempted_at: minutesAgo(5),
+    outcome: 'unchanged',
+    error: null,
+    ...change,
+  };
+}
+
+describe('list state and health', () => {
+  it('a list with no version in memory is missing and its source down, whatever the last attempt', () => {
+    expect(listState(undefined, row({ outcome: 'accepted' }), NOW, 60)).toBe('missing');
+    expect(sourceHealth('missing')).toBe('down');
+  });
+
+  it('a loaded list checked within three intervals is fresh, older than that stale', () => {
+    expect(listState(meta, row({ checked_at: minutesAgo(179) }), NOW, 60)).toBe('fresh');
+    expect(listState(meta, row({ checked_at: minutesAgo(181) }), NOW, 60)).toBe('stale');
+    expect(sourceHealth('stale')).toBe('slow');
+  });
+
+  it('with scheduled refreshes off a list goes stale after a day without a check', () => {
+    expect(listState(meta, row({ checked_at: minutesAgo(23 * 60) }), NOW, 0)).toBe('fresh');
+    expect(listState(meta, row({ checked_at: minutesAgo(25 * 60) }), NOW, 0)).toBe('stale');
+  });
+
+  it('a rejected new version makes the list stale and a failed refresh makes it failed, still served', () => {
+    expect(listState(meta, row({ outcome: 'rejected' }), NOW, 60)).toBe('stale');
+    expect(listState(meta, row({ outcome: 'failed' }), NOW, 60)).toBe('failed');
+    expect(sourceHealth('failed')).toBe('slow');
+    expect(sourceHealth('fresh')).toBe('up');
+  });
+});
+
+describe('refresh schedule', () => {
+  it('a list never tried is due at once', () => {
+    expect(refreshDue(undefined, NOW, 60)).toBe(true);
+  });
+
+  it('a checked list is due one interval after its last successful check', () => {
+    expect(refreshDue(row({ checked_at: minutesAgo(59) }), NOW, 60)).toBe(false);
+    expect(refreshDue(row({ checked_at: minutesAgo(60) }), NOW, 60)).toBe(true);
+  });
+
+  it('after a failure the next try comes within ten minutes, not a whole interval', () => {
+    expect(refreshDue(row({ outcome: 'failed', attempted_at: minutesAgo(9) }), NOW, 60)).toBe(false);
+    expect(refreshDue(row({ outcome: 'failed', attempted_at: minutesAgo(10) }), NOW, 60)).toBe(true);
+    expect(refreshDue(row({ outcome: 'rejected', attempted_at: minutesAgo(5) }), NOW, 5)).toBe(true);
+  });
+});
