@@ -16,6 +16,7 @@ export interface Config {
   secretKey: Buffer | undefined;
   logLevel: LogLevel;
   trustProxy: boolean | number | string[];
+  screeningRetentionMonths: number;
   /** Ids of the official lists to load and refresh (see `src/sources/lists/list-catalog.ts`). */
   listsEnabled: string[];
   listsDir: string | undefined;
@@ -237,6 +238,13 @@ export const SETTINGS = [
     defaultText: 'false',
     description: 'Trust `X-Forwarded-*` from: `true`, a hop count, or comma-separated proxy addresses/CIDRs.',
     parse: parseTrustProxy,
+  }),
+  setting({
+    variable: 'SCREENING_RETENTION_MONTHS',
+    key: 'screeningRetentionMonths',
+    defaultText: '24',
+    description: 'How long screenings are kept (and readable by id); older ones are purged daily.',
+    parse: integer(1, 1200, 24),
   }),
   setting({
     variable: 'LISTS_ENABLED',

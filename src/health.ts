@@ -51,8 +51,13 @@ export async function checkHealth(
     redis ? probe(() => redis.ping()) : Promise.resolve<ComponentState>('up'),
   ]);
   const sourceStates = sources?.health() ?? {};
-  const sourceDegraded = Object.values(sourceStates).some((state) => state !== 'up');
-  const status = database === 'down' ? 'down' : cache === 'down' || sourceDegraded ? 'degraded' : 'ok';
+  const states = Object.values(sourceStates);
+  const sourceDegraded = states.some((state) => state !== 'up');
+  // With sources configured but none of them up, nothing can be screened: the service is down.
+  // (An instance with no source configured at all is judged on its database and cache.)
+  const noSourceUp = states.length > 0 && !states.includes('up');
+  const status =
+    database === 'down' || noSourceUp ? 'down' : cache === 'down' || sourceDegraded ? 'degraded' : 'ok';
   return {
     status,
     database,

@@ -10,12 +10,16 @@ import type { Config } from './config.js';
 import { checkHealth } from './health.js';
 import type { AppContext } from './http/context.js';
 import { NameIndex } from './matching/index.js';
+import { RetentionPurge } from './screening/retention-purge.js';
+import { ScreeningService } from './screening/screening-service.js';
 import { ListService } from './sources/lists/list-service.js';
 import { type ListSettings, listSettingsFromConfig } from './sources/lists/list-settings.js';
+import { ListSource } from './sources/lists/list-source.js';
 import { type Broadcast, LocalBroadcast, RedisBroadcast } from './store/broadcast.js';
 import { type Database, type Db, openDatabase } from './store/database.js';
 import { RequestRateLimiter } from './store/rate-limiter.js';
 import { connectRedis, waitUntilReady } from './store/redis.js';
+import { MemoryResultCache, RedisResultCache } from './store/result-cache.js';
 
 /** How long start-up waits for Redis before going on without it (it keeps reconnecting). */
 export const REDIS_STARTUP_WAIT_MS = 3_000;
@@ -42,6 +46,9 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/** Screenings are kept this long unless SCREENING_RETENTION_MONTHS says otherwise. */
+export const DEFAULT_RETENTION_MONTHS = 24;
+
 export interface ServiceDeps {
   db: Db;
   redis: Redis | undefined;
@@ -52,6 +59,7 @@ export interface ServiceDeps {
   databaseKind?: Database['kind'];
   /** The official lists; without it none is loaded (tests of other parts). */
   lists?: ListSettings;
+  screeningRetentionMonths?: number;
 }
 
 export interface Services {
@@ -89,6 +97,16 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   });
   // Loads the stored list versions; downloads happen in the background.
   await lists.start();
+  const retentionMonths = deps.screeningRetentionMonths ?? DEFAULT_RETENTION_MONTHS;
+  const screening = new ScreeningService({
+    db,
+    clock,
+    cache: redis ? new RedisResultCache(redis, deps.redisKeyPrefix) : new MemoryResultCache(),
+    sources: () => lists.enabledLists().map((id) => new ListSource(id, lists)),
+    retentionMonths,
+  });
+  const retention = new RetentionPurge(db, clock, retentionMonths, logger);
+  retention.start();
   const ctx: AppContext = {
     db,
     clock,
@@ -99,12 +117,13 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     audit,
     adminToken: deps.adminToken,
     lists,
+    screening,
     checkHealth: () => checkHealth(db, redis, lists),
   };
   return {
     ctx,
     close: async () => {
-      await lists.close();
+      await Promise.all([lists.close(), retention.close()]);
       await Promise.all([audit.flush(), lastUsed.flush()]);
       await broadcast.close();
     },
@@ -135,6 +154,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     redisKeyPrefix: options.redisKeyPrefix ?? 'css:',
     databaseKind: database.kind,
     lists: listSettingsFromConfig(config),
+    screeningRetentionMonths: config.screeningRetentionMonths,
   });
   const defaultAccount = options.bootstrap
     ? await bootstrapDefaultAccount(database.db, services.ctx.accounts)

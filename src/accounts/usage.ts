@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import { ServiceError } from '../errors.js';
 import type { Db } from '../store/database.js';
@@ -49,22 +49,33 @@ export async function assertQuotaAvailable(db: Db, clock: Clock, subject: UsageS
 
 /**
  * Counts one screening, exactly: the increment is conditional on the count being under the
- * limit, in one statement, so concurrent requests at the edge can never be admitted beyond it.
- * Run it in the transaction that stores the screening; it throws `quota-exceeded` when full.
+ * limit, so concurrent requests at the edge can never be admitted beyond it. Everything runs as
+ * one statement (atomic without a transaction, one round trip): `alongside`, an
+ * `INSERT ... SELECT ... FROM admitted`, stores the screening only when it was admitted.
+ * Throws `quota-exceeded` when the month is full.
  */
-export async function countScreening(db: Db, clock: Clock, subject: UsageSubject): Promise<void> {
+export async function countScreening(
+  db: Db,
+  clock: Clock,
+  subject: UsageSubject,
+  alongside?: RawBuilder<unknown>,
+): Promise<void> {
   const limit = PLANS[subject.plan].monthlyScreeningLimit;
   const now = clock.now();
   const month = monthOf(now);
-  const admitted = await sql<{ count: number }>`
-    INSERT INTO usage_counters (account_id, month, count) VALUES (${subject.accountId}, ${month}, 1)
-    ON CONFLICT (account_id, month) DO UPDATE SET count = usage_counters.count + 1
-    WHERE ${limit === null ? sql`TRUE` : sql`usage_counters.count < ${limit}`}
-    RETURNING count`.execute(db);
-  if (admitted.rows.length === 0) throw quotaExceeded(limit ?? 0, now);
-  await sql`
-    INSERT INTO key_usage_counters (key_id, month, count) VALUES (${subject.keyId}, ${month}, 1)
-    ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage_counters.count + 1`.execute(db);
+  const { rows } = await sql<{ admitted: string }>`
+    WITH admitted AS (
+      INSERT INTO usage_counters (account_id, month, count) VALUES (${subject.accountId}, ${month}, 1)
+      ON CONFLICT (account_id, month) DO UPDATE SET count = usage_counters.count + 1
+      WHERE ${limit === null ? sql`TRUE` : sql`usage_counters.count < ${limit}`}
+      RETURNING 1
+    ), key_counted AS (
+      INSERT INTO key_usage_counters (key_id, month, count) SELECT ${subject.keyId}, ${month}, 1 FROM admitted
+      ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage_counters.count + 1
+      RETURNING 1
+    )${alongside ? sql`, stored AS (${alongside})` : sql``}
+    SELECT count(*) AS admitted FROM admitted`.execute(db);
+  if (Number(rows[0]?.admitted ?? 0) === 0) throw quotaExceeded(limit ?? 0, now);
 }
 
 export async function getUsage(db: Db, clock: Clock, subject: UsageSubject): Promise<Usage> {

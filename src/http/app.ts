@@ -13,6 +13,7 @@ import { auditRoutes } from './routes/audit.js';
 import { docsRoutes, registerOpenApi } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { keyRoutes } from './routes/keys.js';
+import { screenRoutes } from './routes/screen.js';
 import { usageRoutes } from './routes/usage.js';
 import { compileValidator } from './validation.js';
 
@@ -51,6 +52,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await registerOpenApi(app, options.version ?? '0.0.0');
 
   healthRoutes(app, ctx);
+  screenRoutes(app, ctx);
   keyRoutes(app, ctx);
   usageRoutes(app, ctx);
   auditRoutes(app, ctx);

@@ -13,6 +13,7 @@ import type { AuditWriter } from '../audit/audit-writer.js';
 import type { Clock } from '../clock.js';
 import type { HealthReport } from '../health.js';
 import type { NameIndex } from '../matching/index.js';
+import type { ScreeningService } from '../screening/screening-service.js';
 import type { ListService } from '../sources/lists/list-service.js';
 import type { Db } from '../store/database.js';
 import type { RequestRateLimiter } from '../store/rate-limiter.js';
@@ -29,6 +30,8 @@ export interface AppContext {
   adminToken: string;
   /** The official sanctions lists: versions in memory, refresh, status. */
   lists: ListService<NameIndex>;
+  /** Screening: POST /v1/screen and GET /v1/screen/:id. */
+  screening: ScreeningService;
   checkHealth(): Promise<HealthReport>;
 }
 

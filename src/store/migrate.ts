@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import * as foundation from './migrations/0001-foundation.js';
 import * as listSnapshots from './migrations/0002-list-snapshots.js';
+import * as screenings from './migrations/0003-screenings.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -10,6 +11,7 @@ import * as listSnapshots from './migrations/0002-list-snapshots.js';
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-list-snapshots': listSnapshots,
+  '0003-screenings': screenings,
 };
 
 class CompiledMigrations implements MigrationProvider {

@@ -94,6 +94,24 @@ export interface ListStateTable {
   error: string | null;
 }
 
+/** jsonb columns: written as JSON text, read back parsed by the driver. */
+type Json<T> = ColumnType<T, string, string>;
+
+export interface ScreeningTable {
+  id: string;
+  account_id: string;
+  key_id: string;
+  entity: string;
+  query_type: string;
+  request_options: Json<Record<string, unknown>>;
+  result: Json<Record<string, unknown>>;
+  source_errors: Json<unknown[]>;
+  source_versions: Json<Record<string, string>>;
+  risk_score: number;
+  risk_level: string;
+  created_at: Timestamp;
+}
+
 export interface DatabaseSchema {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -103,6 +121,7 @@ export interface DatabaseSchema {
   audit_chain_heads: AuditChainHeadTable;
   list_snapshots: ListSnapshotTable;
   list_states: ListStateTable;
+  screenings: ScreeningTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

@@ -30,6 +30,8 @@ describe('OpenAPI document', () => {
       'GET /v1/keys',
       'DELETE /v1/keys/{id}',
       'GET /v1/usage',
+      'POST /v1/screen',
+      'GET /v1/screen/{id}',
       'GET /v1/audit',
       'POST /admin/v1/accounts',
       'PATCH /admin/v1/accounts/{id}',

@@ -1,0 +1,130 @@
+import { Type } from 'typebox';
+import { QUERY_MAX_CODE_POINTS } from '../../screening/screening-policy.js';
+import { KNOWN_SOURCE_IDS } from '../../sources/source-ids.js';
+import type { App, AppContext } from '../context.js';
+import { BODY_PROBLEMS, DateTime, json, KEY_AUTH_PROBLEMS, problemResponses, Uuid } from '../schemas.js';
+
+const FlagSchema = Type.Object(
+  {
+    type: Type.Union([
+      Type.Literal('sanctions'),
+      Type.Literal('pep'),
+      Type.Literal('watchlist'),
+      Type.Literal('adverse_media'),
+    ]),
+    source: Type.String({ description: 'Source id, e.g. ofac_sdn' }),
+    list: Type.String({ description: 'List or programme, e.g. SDN' }),
+    match_score: Type.Number({ minimum: 0, maximum: 1 }),
+    details: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'The listed record (source_id, name, aliases, programs, birth_dates, nationalities, identifiers, ' +
+          'addresses, remarks, listed_on, url, source_record), matched_name and match_explanation',
+      },
+    ),
+  },
+  { $id: 'Flag', additionalProperties: false },
+);
+
+const ScreeningResultSchema = Type.Object(
+  {
+    id: Uuid,
+    entity: Type.String({ description: 'The query trimmed, NFKC-normalised and case-folded' }),
+    risk_score: Type.Integer({ minimum: 0, maximum: 100 }),
+    risk_level: Type.Union([
+      Type.Literal('low'),
+      Type.Literal('medium'),
+      Type.Literal('high'),
+      Type.Literal('critical'),
+    ]),
+    flags: Type.Array(FlagSchema, { description: 'Every match at or above the threshold, strongest first' }),
+    sources_queried: Type.Array(Type.String()),
+    sources_matched: Type.Array(Type.String()),
+    cache_hit: Type.Boolean(),
+    duration_ms: Type.Number({ description: 'From request receipt to response' }),
+    timestamp: { ...DateTime, description: 'When the screening was executed (UTC)' },
+  },
+  { $id: 'ScreeningResult', additionalProperties: false },
+);
+
+const ScreenRequest = Type.Object(
+  {
+    query: Type.String({
+      maxLength: QUERY_MAX_CODE_POINTS * 4,
+      description: '2 to 500 characters after trimming',
+    }),
+    type: Type.Optional(Type.Union([Type.Literal('entity'), Type.Literal('person')], { default: 'entity' })),
+    options: Type.Optional(
+      Type.Object(
+        {
+          threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0.5 })),
+          sources: Type.Optional(
+            Type.Array(Type.String(), {
+              minItems: 1,
+              maxItems: 50,
+              description: `Limit the screening to these sources; known ids: ${KNOWN_SOURCE_IDS.join(', ')}`,
+            }),
+          ),
+          include_adverse_media: Type.Optional(
+            Type.Boolean({
+              description: 'Default: true on plans with adverse media; true on Starter is refused',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export function screenRoutes(app: App, ctx: AppContext): void {
+  app.post(
+    '/v1/screen',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['screening'],
+        summary: "Screen a person's or an entity's name against every configured source",
+        security: [{ apiKey: [] }],
+        body: ScreenRequest,
+        response: {
+          200: json(
+            ScreeningResultSchema,
+            'The screening (cache_hit true when answered from the 6-hour cache)',
+          ),
+          ...problemResponses(...KEY_AUTH_PROBLEMS, ...BODY_PROBLEMS, 402),
+        },
+      },
+      // duration_ms is measured as late as possible: after the handler, before serialisation.
+      preSerialization: async (_request, reply, payload: unknown) => {
+        const result = payload as { duration_ms?: unknown } | null;
+        if (reply.statusCode === 200 && typeof result?.duration_ms === 'number') {
+          result.duration_ms = Math.round(reply.elapsedTime * 1000) / 1000;
+        }
+        return payload;
+      },
+    },
+    async (request) => ctx.screening.screen(request.apiKey!, request.body),
+  );
+
+  app.get(
+    '/v1/screen/:id',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['screening'],
+        summary: 'A stored screening of your account (kept 24 months)',
+        security: [{ apiKey: [] }],
+        params: Type.Object({ id: Type.String({ description: 'Screening id' }) }),
+        response: {
+          200: json(ScreeningResultSchema, 'The stored screening'),
+          ...problemResponses(...KEY_AUTH_PROBLEMS, 404),
+        },
+      },
+    },
+    async (request) => ctx.screening.get(request.apiKey!.accountId, request.params.id),
+  );
+}

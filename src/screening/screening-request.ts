@@ -1,0 +1,88 @@
+import type { Plan } from '../accounts/plans.js';
+import { type FieldError, ServiceError } from '../errors.js';
+import type { Source } from '../sources/source.js';
+import { isKnownSourceId } from '../sources/source-ids.js';
+import { codePointLength, normaliseQuery } from './normalise-query.js';
+import { DEFAULT_MATCH_THRESHOLD, QUERY_MAX_CODE_POINTS, QUERY_MIN_CODE_POINTS } from './screening-policy.js';
+import type { EffectiveOptions, QueryType } from './screening-result.js';
+
+export interface ScreeningRequest {
+  query: string;
+  type?: QueryType | undefined;
+  options?:
+    | {
+        threshold?: number | undefined;
+        sources?: string[] | undefined;
+        include_adverse_media?: boolean | undefined;
+      }
+    | undefined;
+}
+
+export interface ResolvedScreening {
+  entity: string;
+  type: QueryType;
+  options: EffectiveOptions;
+  sources: Source[];
+}
+
+function invalid(detail: string, errors: FieldError[]): ServiceError {
+  return new ServiceError('validation-failed', detail, errors);
+}
+
+/**
+ * Checks what the schema cannot (length in code points after trimming, source ids, plan features)
+ * and applies the defaults: the validation step before quota and screening.
+ */
+export function resolveScreeningRequest(
+  request: ScreeningRequest,
+  plan: Plan,
+  configured: readonly Source[],
+): ResolvedScreening {
+  const length = codePointLength(request.query.trim());
+  if (length < QUERY_MIN_CODE_POINTS || length > QUERY_MAX_CODE_POINTS) {
+    throw invalid('The query is too short or too long.', [
+      {
+        pointer: '/query',
+        detail: `must be ${QUERY_MIN_CODE_POINTS} to ${QUERY_MAX_CODE_POINTS} characters after trimming (got ${length})`,
+      },
+    ]);
+  }
+  const requested = request.options?.sources;
+  const unknown = (requested ?? []).filter((id) => !isKnownSourceId(id));
+  if (unknown.length > 0) {
+    throw invalid(`Unknown source ids: ${unknown.join(', ')}.`, [
+      { pointer: '/options/sources', detail: `unknown source ids: ${unknown.join(', ')}` },
+    ]);
+  }
+  const adverseMedia = request.options?.include_adverse_media;
+  if (adverseMedia === true && !plan.adverseMedia) {
+    throw new ServiceError(
+      'plan-feature-unavailable',
+      'Adverse-media screening is not part of the Starter plan.',
+    );
+  }
+  const includeAdverseMedia = adverseMedia ?? plan.adverseMedia;
+  const sources = configured.filter(
+    (s) =>
+      (requested === undefined || requested.includes(s.id)) &&
+      (includeAdverseMedia || s.kind !== 'adverse_media'),
+  );
+  if (sources.length === 0 && requested === undefined) {
+    throw new ServiceError('service-unavailable', 'No screening source is configured on this service.');
+  }
+  if (sources.length === 0) {
+    throw invalid('None of the selected sources is configured on this service.', [
+      { pointer: '/options/sources', detail: 'no configured source selected' },
+    ]);
+  }
+  return {
+    entity: normaliseQuery(request.query),
+    type: request.type ?? 'entity',
+    options: {
+      threshold: request.options?.threshold ?? DEFAULT_MATCH_THRESHOLD,
+      sources: sources.map((s) => s.id),
+      include_adverse_media: includeAdverseMedia,
+    },
+    sources,
+  };
+}

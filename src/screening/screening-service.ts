@@ -1,0 +1,99 @@
+import type { AuthenticatedKey } from '../accounts/key-authenticator.js';
+import { PLANS } from '../accounts/plans.js';
+import { assertQuotaAvailable, countScreening, type UsageSubject } from '../accounts/usage.js';
+import type { Clock } from '../clock.js';
+import { notFound, ServiceError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Source } from '../sources/source.js';
+import type { Db } from '../store/database.js';
+import type { ResultCache } from '../store/result-cache.js';
+import { screeningCacheKey } from './cache-key.js';
+import { fanOut } from './fan-out.js';
+import { assessRisk } from './risk.js';
+import { FLAGS_PER_SOURCE_LIMIT, RESULT_CACHE_TTL_MS } from './screening-policy.js';
+import { resolveScreeningRequest, type ScreeningRequest } from './screening-request.js';
+import type { ScreeningResult, StoredResult } from './screening-result.js';
+import { findScreening, retentionCutoff, storeScreening } from './screening-store.js';
+
+export interface ScreeningServiceDeps {
+  db: Db;
+  clock: Clock;
+  cache: ResultCache;
+  /** The sources configured on this instance (read per request: lists may be enabled at run time). */
+  sources: () => readonly Source[];
+  retentionMonths: number;
+}
+
+/**
+ * The product's main job: normalise the query, ask every selected source at once, score the risk,
+ * count and store the screening, and answer repeated questions from the cache.
+ */
+export class ScreeningService {
+  constructor(private readonly deps: ScreeningServiceDeps) {}
+
+  async screen(key: AuthenticatedKey, request: ScreeningRequest): Promise<ScreeningResult> {
+    const started = performance.now();
+    const resolved = resolveScreeningRequest(request, PLANS[key.plan], this.deps.sources());
+    const subject: UsageSubject = { accountId: key.accountId, keyId: key.keyId, plan: key.plan };
+    await assertQuotaAvailable(this.deps.db, this.deps.clock, subject);
+
+    const versions: Record<string, string> = {};
+    for (const source of resolved.sources) versions[source.id] = source.version() ?? 'unversioned';
+    const cacheKey = screeningCacheKey(
+      key.accountId,
+      resolved.entity,
+      resolved.type,
+      resolved.options,
+      versions,
+    );
+    const cached = await this.deps.cache.get(cacheKey);
+    if (cached !== undefined) {
+      await countScreening(this.deps.db, this.deps.clock, subject);
+      return { ...(JSON.parse(cached) as StoredResult), cache_hit: true, duration_ms: elapsed(started) };
+    }
+
+    const outcome = await fanOut(resolved.sources, {
+      entity: resolved.entity,
+      type: resolved.type,
+      threshold: resolved.options.threshold,
+      limit: FLAGS_PER_SOURCE_LIMIT,
+    });
+    if (outcome.source_errors.length === resolved.sources.length) {
+      const failed = outcome.source_errors.map((e) => `${e.source} (${e.error})`).join('; ');
+      throw new ServiceError('internal', `Every selected source failed: ${failed}.`);
+    }
+    const result: StoredResult = {
+      id: newId(),
+      entity: resolved.entity,
+      ...assessRisk(outcome.flags),
+      flags: outcome.flags,
+      sources_queried: outcome.sources_queried,
+      sources_matched: outcome.sources_matched,
+      timestamp: this.deps.clock.now().toISOString(),
+      duration_ms: elapsed(started),
+    };
+    await storeScreening(this.deps.db, this.deps.clock, subject, {
+      result,
+      type: resolved.type,
+      options: resolved.options,
+      sourceErrors: outcome.source_errors,
+      sourceVersions: versions,
+    });
+    // An answer missing a failed source is not kept: the next request asks that source again.
+    if (outcome.source_errors.length === 0) {
+      await this.deps.cache.set(cacheKey, JSON.stringify(result), RESULT_CACHE_TTL_MS);
+    }
+    return { ...result, cache_hit: false };
+  }
+
+  async get(accountId: string, id: string): Promise<ScreeningResult> {
+    const notBefore = retentionCutoff(this.deps.clock.now(), this.deps.retentionMonths);
+    const stored = await findScreening(this.deps.db, accountId, id, notBefore);
+    if (!stored) throw notFound('The screening');
+    return { ...stored, cache_hit: false };
+  }
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 1000) / 1000;
+}

@@ -1,0 +1,224 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ScreeningService } from '../../src/screening/screening-service.js';
+import type { Flag } from '../../src/sources/flag.js';
+import { ListSource } from '../../src/sources/lists/list-source.js';
+import type { Source } from '../../src/sources/source.js';
+import { MemoryResultCache } from '../../src/store/result-cache.js';
+import { type Backend, backends } from '../support/backends.js';
+import { isolatedBackend } from '../support/isolated-database.js';
+import { ListServer } from '../support/list-server.js';
+import { TestApp } from '../support/test-app.js';
+
+const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+
+/** Stand-ins for remote providers, which tests may not reach: one that fails, one that never answers. */
+function failingProvider(id: string, behaviour: 'throws' | 'hangs'): Source {
+  return {
+    id,
+    kind: 'watchlist_provider',
+    timeoutMs: 150,
+    screen: () =>
+      behaviour === 'throws'
+        ? Promise.reject(new Error('provider answered 502'))
+        : new Promise<Flag[]>(() => {}),
+    health: () => 'down',
+    version: () => undefined,
+  };
+}
+
+describe.each(backends())('screening: the contract of each status ($name)', (shared) => {
+  let backend: Backend;
+  let drop: () => Promise<void>;
+  let api: TestApp;
+
+  beforeAll(async () => {
+    ({ backend, drop } = await isolatedBackend(shared));
+    api = await TestApp.start(backend, { env: { LISTS_DIR, LISTS_ENABLED: 'un_sc,eu_fsf' } });
+    await api.runtime.ctx.lists.settled();
+  }, 120_000);
+  afterAll(async () => {
+    await api?.close();
+    await drop?.();
+  });
+
+  const screen = (key: string, body: unknown) => api.request('POST', '/v1/screen', { key, body });
+
+  it('answers 401 without a key and 403 with a revoked one, before validating the body', async () => {
+    expect((await api.request('POST', '/v1/screen', { body: { nonsense: true } })).status).toBe(401);
+    const { key, keyId } = await api.createAccount();
+    await api.request('DELETE', `/v1/keys/${keyId}`, { key });
+    expect((await screen(key, { nonsense: true })).status).toBe(403);
+  });
+
+  it.each([
+    ['a query of one character after trimming', { query: '  x  ' }, '/query'],
+    ['a query over 500 code points', { query: '𝔸'.repeat(501) }, '/query'],
+    ['a missing query', { type: 'person' }, '/query'],
+    ['an unknown type', { query: 'Acme', type: 'company' }, '/type'],
+    ['a threshold above 1', { query: 'Acme', options: { threshold: 1.5 } }, '/options/threshold'],
+    ['an unknown field', { query: 'Acme', limit: 5 }, '/limit'],
+    ['an unknown option', { query: 'Acme', options: { fuzzy: true } }, '/options/fuzzy'],
+    [
+      'unknown source ids',
+      { query: 'Acme', options: { sources: ['un_sc', 'interpol'] } },
+      '/options/sources',
+    ],
+  ])('answers 422 for %s, pointing at the field', async (_case, body, pointer) => {
+    const { key } = await api.createAccount();
+    const response = await screen(key, body);
+    expect(response.status).toBe(422);
+    expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+  });
+
+  it('names the unknown source ids in the 422', async () => {
+    const { key } = await api.createAccount();
+    const response = await screen(key, { query: 'Acme', options: { sources: ['interpol', 'un_sc', 'fbi'] } });
+    expect(response.body.detail).toMatch(/interpol, fbi/);
+  });
+
+  it('counts a 500-character query of astral characters as 500, and accepts it', async () => {
+    const { key } = await api.createAccount();
+    expect((await screen(key, { query: '𝔸'.repeat(500) })).status).toBe(200);
+  });
+
+  it('refuses adverse media asked explicitly on Starter with 403 plan-feature-unavailable', async () => {
+    const { key } = await api.createAccount('starter');
+    const response = await screen(key, { query: 'Acme', options: { include_adverse_media: true } });
+    expect(response.status).toBe(403);
+    expect(response.body.type).toBe('/problems/plan-feature-unavailable');
+    expect((await screen(key, { query: 'Acme', options: { include_adverse_media: false } })).status).toBe(
+      200,
+    );
+  });
+
+  it('answers 402 once the month is used up, before any work, and counts nothing more', async () => {
+    const { key, account } = await api.createAccount('starter');
+    await api.runtime.ctx.db
+      .insertInto('usage_counters')
+      .values({ account_id: account.id, month: `${new Date().toISOString().slice(0, 7)}-01`, count: 499 })
+      .execute();
+    expect((await screen(key, { query: 'Acme Holdings' })).status).toBe(200);
+    const refused = await screen(key, { query: 'Another Name' });
+    expect(refused.status).toBe(402);
+    expect(refused.body.type).toBe('/problems/quota-exceeded');
+    expect((await api.request('GET', '/v1/usage', { key })).body.current_month).toMatchObject({
+      count: 500,
+      remaining: 0,
+    });
+  });
+
+  it('answers 422 when none of the requested sources is configured here', async () => {
+    const { key } = await api.createAccount();
+    const response = await screen(key, { query: 'Acme', options: { sources: ['uk_ofsi'] } });
+    expect(response.status).toBe(422);
+  });
+});
+
+// Each test has a database of its own: a list stored by one must not be found by the other.
+describe.each(backends())('screening when sources fail ($name)', (shared) => {
+  let backend: Backend;
+  let drop: () => Promise<void>;
+  beforeEach(async () => {
+    ({ backend, drop } = await isolatedBackend(shared));
+  });
+  afterEach(async () => drop?.());
+
+  it('answers on time and correctly when one provider throws and one hangs', async () => {
+    const api = await TestApp.start(backend, {
+      env: { LISTS_DIR, LISTS_ENABLED: 'un_sc' },
+      adjust: (ctx) => ({
+        ...ctx,
+        screening: new ScreeningService({
+          db: ctx.db,
+          clock: ctx.clock,
+          cache: new MemoryResultCache(),
+          sources: () => [
+            new ListSource('un_sc', ctx.lists),
+            failingProvider('opensanctions', 'throws'),
+            failingProvider('gleif', 'hangs'),
+          ],
+          retentionMonths: 24,
+        }),
+      }),
+    });
+    try {
+      await api.runtime.ctx.lists.settled();
+      const { key } = await api.createAccount();
+      const started = Date.now();
+      const response = await api.request('POST', '/v1/screen', {
+        key,
+        body: { query: 'Saddam Hussein Al-Tikriti', type: 'person' },
+      });
+      expect(Date.now() - started).toBeLessThan(150 + 1_000);
+      expect(response.status).toBe(200);
+      expect(response.body.sources_queried).toEqual(['un_sc', 'opensanctions', 'gleif']);
+      expect(response.body.sources_matched).toEqual(['un_sc']);
+      expect(response.body.flags[0].match_score).toBe(1);
+      const row = await api.runtime.ctx.db
+        .selectFrom('screenings')
+        .select('source_errors')
+        .where('id', '=', response.body.id)
+        .executeTakeFirstOrThrow();
+      expect(row.source_errors).toEqual([
+        { source: 'opensanctions', error: 'provider answered 502', timed_out: false },
+        { source: 'gleif', error: 'no answer within 150 ms', timed_out: true },
+      ]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('answers 500 and counts nothing when every selected source failed (lists enabled but not loadable)', async () => {
+    const emptyMirror = fs.mkdtempSync(path.join(os.tmpdir(), 'css-empty-mirror-'));
+    const api = await TestApp.start(backend, {
+      env: { LISTS_DIR: emptyMirror, LISTS_ENABLED: 'un_sc,eu_fsf' },
+    });
+    try {
+      await api.runtime.ctx.lists.settled();
+      const { key } = await api.createAccount();
+      const response = await api.request('POST', '/v1/screen', { key, body: { query: 'Saddam Hussein' } });
+      expect(response.status).toBe(500);
+      expect(response.body.detail).toMatch(/un_sc .*eu_fsf|eu_fsf .*un_sc/);
+      expect((await api.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(0);
+      const health = await api.request('GET', '/v1/health');
+      expect(health.status).toBe(503);
+      expect(health.body).toMatchObject({ status: 'down', sources: { un_sc: 'down', eu_fsf: 'down' } });
+    } finally {
+      await api.close();
+      fs.rmSync(emptyMirror, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.each(backends())('screening cache and list versions ($name)', (shared) => {
+  it('does not answer from the cache after the list changed version', async () => {
+    const { backend, drop } = await isolatedBackend(shared);
+    const server = await ListServer.start();
+    const eu = fs.readFileSync(path.join(LISTS_DIR, 'xmlFullSanctionsList_1_1.xml'));
+    server.serve('/eu/list.xml', { body: eu });
+    const api = await TestApp.start(backend, {
+      env: { LISTS_ENABLED: 'eu_fsf', LIST_URL_EU_FSF: server.url('/eu/list.xml') },
+    });
+    try {
+      await api.runtime.ctx.lists.settled();
+      const { key } = await api.createAccount();
+      const body = { query: 'Acme Trading', options: { sources: ['eu_fsf'] } };
+      const first = await api.request('POST', '/v1/screen', { key, body });
+      expect((await api.request('POST', '/v1/screen', { key, body })).body.cache_hit).toBe(true);
+      // A new publication of the list: same records, different bytes, so a new version.
+      server.serve('/eu/list.xml', { body: Buffer.concat([eu, Buffer.from('\n<!-- republished -->\n')]) });
+      const refreshed = await api.admin('POST', '/admin/v1/lists/eu_fsf/refresh?force=true');
+      expect(refreshed.body.outcome).toBe('accepted');
+      const after = await api.request('POST', '/v1/screen', { key, body });
+      expect(after.body.cache_hit).toBe(false);
+      expect(after.body.id).not.toBe(first.body.id);
+    } finally {
+      await api.close();
+      await server.close();
+      await drop();
+    }
+  });
+});
