@@ -6,7 +6,7 @@
  *   npm run bench:auth        # DURATION_SECONDS=10 CONNECTIONS=50 by default
  */
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { freshSchemaUrl } from './support/postgres-schema.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
 import { startService } from './support/service.js';
 
@@ -47,25 +47,6 @@ async function measure(setup: string, env: Record<string, string>): Promise<stri
   } finally {
     await service.stop();
   }
-}
-
-async function freshSchemaUrl(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const schema = `bench_${Date.now().toString(36)}`;
-  const client = new pg.Client({ connectionString: base });
-  await client.connect();
-  await client.query(`CREATE SCHEMA ${schema}`);
-  await client.end();
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP SCHEMA ${schema} CASCADE`);
-      await c.end();
-    },
-  };
 }
 
 const rows = [await measure('embedded (PGlite, in-memory limiter)', {})];

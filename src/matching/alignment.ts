@@ -1,5 +1,6 @@
 import { isMergeable } from './anchors.js';
 import { jaroWinklerCodes } from './jaro-winkler.js';
+import { withinOneEdit } from './one-edit.js';
 import { MAX_TOKENS } from './prepare.js';
 import type { PreparedToken } from './prepared.js';
 import { rescaleFuzzy } from './token-similarity.js';
@@ -15,12 +16,11 @@ import { rescaleFuzzy } from './token-similarity.js';
 
 export const UNMATCHED_QUERY_WEIGHT = 1;
 export const UNMATCHED_CANDIDATE_WEIGHT = 0.3;
-export const CONFLICT_CANDIDATE_WEIGHT = 1.5;
+export const CONFLICT_CANDIDATE_WEIGHT = 2;
 /** A merged pair (`SERGEILAVROV` / `SERGEI LAVROV`) scores a little below the separate tokens. */
 export const MERGE_FACTOR = 0.97;
 /** Pairs below this similarity are not pairs: the tokens count as unmatched. */
 export const MIN_PAIR_SIMILARITY = 0.05;
-const MAX_MERGE_LENGTH_GAP = 3;
 
 export type PairSimilarity = (queryIndex: number, candidateIndex: number) => number;
 
@@ -61,7 +61,8 @@ function concatInto(a: Int32Array, b: Int32Array): number {
 
 /**
  * Whether one token may be two adjacent tokens of the other name written together: same first
- * letter, lengths within a few letters. Only such triples are compared (and bounded) as merges.
+ * letter and at most one edit apart (on consonant skeletons when a token comes from an abjad
+ * script). Only such triples are compared as merges.
  */
 export function mergePossible(single: PreparedToken, first: PreparedToken, second: PreparedToken): boolean {
   if (single.cls !== 'word' || !isMergeable(first) || !isMergeable(second)) return false;
@@ -69,11 +70,11 @@ export function mergePossible(single: PreparedToken, first: PreparedToken, secon
   const s = abjad ? single.skeleton : single.codes;
   const [a, b] = abjad ? [first.skeleton, second.skeleton] : [first.codes, second.codes];
   if (s.length === 0 || a.length === 0 || s[0] !== a[0]) return false;
-  return Math.abs(s.length - a.length - b.length) <= MAX_MERGE_LENGTH_GAP;
+  return withinOneEdit(s, a, b);
 }
 
 /** Similarity of one token and two adjacent tokens of the other name, or 0 when not plausible. */
-function mergedSimilarity(single: PreparedToken, first: PreparedToken, second: PreparedToken): number {
+export function mergedSimilarity(single: PreparedToken, first: PreparedToken, second: PreparedToken): number {
   if (!mergePossible(single, first, second)) return 0;
   const abjad = single.abjad || first.abjad || second.abjad;
   const s = abjad ? single.skeleton : single.codes;

@@ -4,7 +4,7 @@ import type { PreparedName, PreparedToken } from './prepared.js';
 /**
  * Anchors. A name can only score above {@link ANCHOR_FREE_CAP} (just below the API's default
  * threshold 0.5) if at least one of its distinctive tokens is anchored to a query token: identical, in the same equivalence
- * group, within one deletion of each other (two for long tokens), with the same Double Metaphone
+ * group, within one deletion of each other (two for tokens of five letters or more), with the same Double Metaphone
  * code, with the same consonant skeleton across an abjad script, or equal to two adjacent tokens of
  * the other name written together. This is both a matching rule (two names that share nothing
  * nearly identical are not the same name) and the contract the index relies on: every anchor
@@ -14,7 +14,7 @@ import type { PreparedName, PreparedToken } from './prepared.js';
 export const ANCHOR_FREE_CAP = 0.49;
 
 const MIN_DELETION_LENGTH = 4;
-const MIN_DOUBLE_DELETION_LENGTH = 8;
+const MIN_DOUBLE_DELETION_LENGTH = 5;
 const MIN_PHONETIC_LENGTH = 3;
 const MIN_KEY_LENGTH = 2;
 
@@ -57,7 +57,9 @@ export function anchorKeys(token: PreparedToken): AnchorKeys {
   const post = [...common];
   const probe = [...common];
   const skeleton = String.fromCodePoint(...token.skeleton);
-  if (skeleton.length >= MIN_KEY_LENGTH) {
+  // One-consonant skeletons count too: Arabic `علي` transliterates to LY, whose skeleton L is all
+  // there is to compare with ALI.
+  if (skeleton.length >= 1) {
     // Skeletons only relate an abjad token to another token: two Latin spellings with the same
     // consonants (MOSULI, MASALA) are not an anchor.
     post.push(`S:${skeleton}`);

@@ -24,6 +24,11 @@ export class CandidateCollector {
     this.nameStamp = new Int32Array(data.prepared.length);
   }
 
+  /** Bit i set: token `id` is anchored to query token i in the current search. */
+  bits(id: number): number {
+    return this.tokenStamp[id] === this.generation ? this.anchoredBits[id]! : 0;
+  }
+
   /** Whether token `id` is anchored to query token `i` in the current search. */
   isAnchored(id: number, i: number): boolean {
     return this.tokenStamp[id] === this.generation && ((this.anchoredBits[id]! >> i) & 1) === 1;

@@ -1,3 +1,4 @@
+import type { NameTable, TokenTable } from './name-table.js';
 import type { PreparedName } from './prepared.js';
 import type { EntityKind, MatchableName } from './types.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -14,4 +15,8 @@ export interface IndexData {
   readonly vocabulary: Vocabulary;
   /** Token id -> ids of the names containing it (ascending, no duplicates). */
   readonly tokenNames: readonly Int32Array[];
+  /** The distinct sources; names refer to them by position. */
+  readonly sources: readonly string[];
+  readonly nameTable: NameTable;
+  readonly tokenTable: TokenTable;
 }

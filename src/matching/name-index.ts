@@ -1,13 +1,15 @@
+import { AnchorBound } from './anchor-bound.js';
+import { CandidateOrder } from './candidate-order.js';
 import { CandidateCollector } from './candidates.js';
 import { nameTypeAdjusted, preparationFor } from './entity-score.js';
 import type { IndexData } from './index-data.js';
 import { explain, scoreNames } from './name-score.js';
+import { buildNameTable, buildTokenTable } from './name-table.js';
 import { prepareName } from './prepare.js';
 import type { PreparedName } from './prepared.js';
 import { QuerySimilarityCache } from './query-cache.js';
 import { SourceRanking } from './source-ranking.js';
 import type { EntityKind, EntityMatch, MatchableEntity, SearchOptions } from './types.js';
-import { scoreUpperBound } from './upper-bound.js';
 import { Vocabulary } from './vocabulary.js';
 
 interface EntityHit {
@@ -24,10 +26,19 @@ interface EntityHit {
 export class NameIndex {
   private readonly collector: CandidateCollector;
   private readonly cache: QuerySimilarityCache;
+  private readonly anchorBound: AnchorBound;
+  private readonly order = new CandidateOrder();
 
   private constructor(private readonly data: IndexData) {
     this.collector = new CandidateCollector(data);
     this.cache = new QuerySimilarityCache(data.vocabulary.tokens.length);
+    this.anchorBound = new AnchorBound(
+      data.tokenTable,
+      data.nameTable,
+      data.vocabulary,
+      this.collector,
+      this.cache,
+    );
   }
 
   static build(entities: Iterable<MatchableEntity>): NameIndex {
@@ -51,6 +62,8 @@ export class NameIndex {
         prepared.push(p);
       }
     }
+    const sources = [...new Set(entitySources)];
+    const sourceNumber = new Map(sources.map((s, k) => [s, k]));
     return new NameIndex({
       entityKeys,
       entitySources,
@@ -60,6 +73,13 @@ export class NameIndex {
       prepared,
       vocabulary,
       tokenNames: invertTokens(prepared, vocabulary.tokens.length),
+      sources,
+      nameTable: buildNameTable(
+        prepared,
+        names.map((n) => n.type),
+        (n) => sourceNumber.get(entitySources[nameEntity[n]!]!)!,
+      ),
+      tokenTable: buildTokenTable(vocabulary.tokens),
     });
   }
 
@@ -74,16 +94,22 @@ export class NameIndex {
     return this.topPerSource(q, best, options);
   }
 
+  /**
+   * Scores candidates in descending order of their anchor bound and skips every candidate whose
+   * bound is below its source's current k-th best: the top `limitPerSource` of each source come out
+   * exactly as a full scan would give them, after scoring only the candidates that could enter it.
+   */
   private bestPerEntity(q: PreparedName, options: SearchOptions): Map<number, EntityHit> {
-    const { data, collector, cache } = this;
-    const ranked = this.rankCandidates(q, options);
-    const ranking = new SourceRanking(options.limitPerSource, options.threshold);
+    const { data, collector, cache, order } = this;
+    this.rankCandidates(q, options);
+    const ranking = new SourceRanking(data.sources.length, options.limitPerSource, options.threshold);
     const best = new Map<number, EntityHit>();
     const context = { anchored: true, pairSimilarity: (_i: number, _j: number) => 0 };
-    for (const { name, bound } of ranked) {
+    for (let k = 0; k < order.size; k++) {
+      const name = order.nameAt(k);
+      const source = data.nameTable.source[name]!;
+      if (order.boundAt(k) < ranking.floors[source]!) continue;
       const entity = data.nameEntity[name]!;
-      const source = data.entitySources[entity]!;
-      if (bound < ranking.floor(source)) continue;
       const candidate = data.prepared[name]!;
       context.pairSimilarity = (i, j) => cache.similarity(i, candidate.tokens[j]!, collector);
       const score = nameTypeAdjusted(scoreNames(q, candidate, context).score, data.names[name]!.type);
@@ -97,27 +123,24 @@ export class NameIndex {
     return best;
   }
 
-  /** Retrieved candidates that pass the filters, with their score bounds, highest bound first. */
-  private rankCandidates(q: PreparedName, options: SearchOptions): { name: number; bound: number }[] {
-    const { data, collector, cache } = this;
+  /** Retrieved candidates that pass the filters and can reach the threshold, highest bound first. */
+  private rankCandidates(q: PreparedName, options: SearchOptions): void {
+    const { data, collector, cache, order, anchorBound } = this;
     const sources = options.sources ? new Set(options.sources) : null;
+    const allowed = sources ? Uint8Array.from(data.sources, (s) => (sources.has(s) ? 1 : 0)) : null;
     const kinds = options.kinds ? new Set(options.kinds) : null;
     cache.reset(q);
-    const out: { name: number; bound: number }[] = [];
-    for (const name of collector.collect(q)) {
-      const entity = data.nameEntity[name]!;
-      if (sources && !sources.has(data.entitySources[entity]!)) continue;
-      if (kinds && !kinds.has(data.entityKinds[entity]!)) continue;
-      const candidate = data.prepared[name]!;
-      // Same-script names are scored on their original form, which the bound does not cover.
-      const sameScript =
-        q.original.length > 0 && candidate.original.length > 0 && candidate.script === q.script;
-      const bound = sameScript
-        ? 1
-        : scoreUpperBound(q, candidate, (i, j) => cache.similarity(i, candidate.tokens[j]!, collector));
-      if (bound >= options.threshold) out.push({ name, bound });
+    order.reset();
+    const candidates = collector.collect(q);
+    anchorBound.prepare(q);
+    for (let k = 0; k < candidates.length; k++) {
+      const name = candidates[k]!;
+      if (allowed && allowed[data.nameTable.source[name]!] === 0) continue;
+      if (kinds && !kinds.has(data.entityKinds[data.nameEntity[name]!]!)) continue;
+      const bound = anchorBound.bound(name);
+      if (bound >= options.threshold) order.add(name, bound);
     }
-    return out.sort((a, b) => b.bound - a.bound || a.name - b.name);
+    order.sort();
   }
 
   private topPerSource(q: PreparedName, best: Map<number, EntityHit>, options: SearchOptions) {

@@ -13,10 +13,20 @@ export const LEGAL_CROSS_CLASS_SIMILARITY = 0.6;
  */
 export const FUZZY_FLOOR = 0.6;
 /**
- * Tokens that are not anchored (not within one edit, no shared phonetic code or skeleton) are
- * different names even when JW finds them close (FEDERER/FEDERMAN): their JW is damped first.
+ * A merged pair that is not identical (`BINLADEN` / `BIN LADIN`) has its JW damped first: a
+ * spelling difference on top of a split is weaker evidence than either alone.
  */
 export const UNANCHORED_FACTOR = 0.88;
+/**
+ * An unanchored pair of words (not within the anchor relation: one or two edits, a shared sound, a
+ * shared skeleton, an equivalence group) counts for nothing: a word that is only roughly like
+ * another is no evidence of the same name, and with it the score of `MOHAMMED KHAN` against
+ * `MOHAMMED ALI` would depend on how KHAN happens to resemble ALI. It is also what lets the index
+ * bound a candidate's score from its anchors alone (anchor-bound.ts). Measured on the development
+ * pairs together with the wider anchor relation and the heavier conflict weight: best-threshold F1
+ * 0.848 -> 0.858 with recall at 0.5 96.1% (see docs/matching.md).
+ */
+export const UNANCHORED_CEILING = 0;
 
 export type PairKind = 'identical' | 'equivalent' | 'fuzzy' | 'initial' | 'number' | 'legal_form';
 
@@ -54,7 +64,7 @@ export function tokenSimilarity(a: PreparedToken, b: PreparedToken, anchored: bo
   if (a.cls === 'initial' || b.cls === 'initial') return initialScore(a, b);
   if (a.groups.length > 0 && b.groups.length > 0 && sharesGroup(a.groups, b.groups))
     return EQUIVALENT_SIMILARITY;
-  return rescaleFuzzy(tokenJaroWinkler(a, b), anchored);
+  return anchored ? rescaleFuzzy(tokenJaroWinkler(a, b), true) : UNANCHORED_CEILING;
 }
 
 /** Why two tokens scored what they did, for explanations (not on the hot path). */

@@ -14,6 +14,8 @@ export class Vocabulary {
   readonly postings = new Map<string, number[]>();
   /** Text -> ids of mergeable tokens with that text (for merged-token retrieval). */
   readonly mergeableByText = new Map<string, number[]>();
+  /** Text -> ids of every token with that text (identical tokens score 1 whatever their class). */
+  readonly idsByText = new Map<string, number[]>();
 
   readonly factory: TokenFactory = (text: string, cls: TokenClass, abjad: boolean) => {
     const identity = `${cls}|${abjad ? 1 : 0}|${text}`;
@@ -27,6 +29,9 @@ export class Vocabulary {
   };
 
   private register(token: PreparedToken): void {
+    const same = this.idsByText.get(token.text);
+    if (same) same.push(token.id);
+    else this.idsByText.set(token.text, [token.id]);
     if (canAnchor(token)) {
       for (const key of anchorKeys(token).post) {
         const ids = this.postings.get(key);

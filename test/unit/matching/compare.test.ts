@@ -32,6 +32,11 @@ describe('name scores', () => {
     expect(entity('Banco Nacional de Cuba', 'Rosneft Trading S.A.')).toBeLessThan(0.5);
   });
 
+  it('gives a word that only resembles another (no anchor) nothing, whatever letters they share', () => {
+    expect(person('Mohammed Ali', 'Mohammed Khan')).toBe(person('Mohammed Ali', 'Mohammed Xqzt'));
+    expect(person('Roger Federer', 'Roger Federman')).toBeLessThan(0.5);
+  });
+
   it('matches split and merged tokens', () => {
     expect(entity('ALQAIDA', 'AL QAIDA')).toBeGreaterThanOrEqual(0.8);
     expect(person('AlisherUsmanov', 'Alisher Usmanov')).toBeGreaterThanOrEqual(0.8);

@@ -32,6 +32,28 @@ function above(scores: Map<string, number>, threshold: number): Map<string, numb
   return new Map([...scores].filter(([, s]) => s >= threshold));
 }
 
+const sourceOf = new Map(entities.map((e) => [e.key, e.source]));
+
+/** Per source, the `limit` best entities of a full scan: score descending, ties by key. */
+function referenceTop(scores: Map<string, number>, limit: number): Record<string, [string, number][]> {
+  const out: Record<string, [string, number][]> = {};
+  const sorted = [...scores].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  for (const [key, score] of sorted) {
+    const source = sourceOf.get(key)!;
+    const list = out[source] ?? [];
+    if (list.length < limit) list.push([key, score]);
+    out[source] = list;
+  }
+  return out;
+}
+
+function indexTop(query: string, type: QueryType, limit: number): Record<string, [string, number][]> {
+  const out: Record<string, [string, number][]> = {};
+  for (const [source, matches] of index.search(query, { type, threshold: LOWEST, limitPerSource: limit }))
+    out[source] = matches.map((m) => [m.key, m.score]);
+  return out;
+}
+
 describe('name index against a brute-force scan of every name', () => {
   it('the anchor rule keeps every name it does not retrieve below the default threshold', () => {
     expect(ANCHOR_FREE_CAP).toBeLessThan(LOWEST);
@@ -57,6 +79,24 @@ describe('name index against a brute-force scan of every name', () => {
       }
       // Guards against a vacuous pass: the queries must actually find listed names.
       expect(expected).toBeGreaterThan(35);
+    });
+
+    it(`returns per source exactly the scan's top k (ties by key) for k = 1, 3, 10 on ${label} queries`, () => {
+      let truncated = 0;
+      for (const query of makeQueries(entities, 20, seed + 1)) {
+        const reference = bruteForce.search(query, type, LOWEST);
+        for (const limit of [1, 3, 10]) {
+          const expectedTop = referenceTop(reference, limit);
+          expect({ query, limit, top: indexTop(query, type, limit) }).toEqual({
+            query,
+            limit,
+            top: expectedTop,
+          });
+          truncated += Object.values(expectedTop).filter((list) => list.length === limit).length;
+        }
+      }
+      // The cut must actually bite: many sources have more matches than k.
+      expect(truncated).toBeGreaterThan(20);
     });
   }
 });

@@ -1,0 +1,149 @@
+/**
+ * Screening throughput (issue 5): with every list of ../shared/data/lists loaded, autocannon with
+ * 50 connections against POST /v1/screen with distinct realistic queries (no cache hits), then
+ * with repeated queries (all cache hits), and GET /v1/health in the same run; on the embedded
+ * default and on PostgreSQL + Redis when DATABASE_URL and REDIS_URL are set.
+ *
+ *   npm run bench:screening      # DURATION_SECONDS=15 CONNECTIONS=50 by default
+ */
+import autocannon from 'autocannon';
+import { loadListEntities } from './matching/list-names.js';
+import { makeQueries } from './matching/queries.js';
+import { freshSchemaUrl } from './support/postgres-schema.js';
+import { machineLine, writeBenchmarkSection } from './support/report.js';
+import { type RunningService, startService } from './support/service.js';
+
+const DURATION_SECONDS = Number(process.env.DURATION_SECONDS ?? 15);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
+const LISTS_DIR = '../shared/data/lists';
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** Distinct queries: misspelt, reordered and transliterated listed names mixed with unrelated names. */
+function distinctQueries(count: number): string[] {
+  const unique = new Set(makeQueries(loadListEntities(), count * 2, 20261122));
+  return [...unique].slice(0, count);
+}
+
+async function run(service: RunningService, path: string, bodies?: string[]): Promise<Figures> {
+  let next = 0;
+  const result = await autocannon({
+    url: service.url,
+    connections: CONNECTIONS,
+    duration: DURATION_SECONDS,
+    requests: [
+      {
+        method: bodies ? 'POST' : 'GET',
+        path,
+        headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
+        ...(bodies
+          ? { setupRequest: (req: object) => ({ ...req, body: bodies[next++ % bodies.length] }) }
+          : {}),
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+async function adminCall(
+  service: RunningService,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<any> {
+  const response = await fetch(service.url + path, {
+    method,
+    headers: { authorization: `Bearer ${service.adminToken}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return response.json();
+}
+
+async function waitForLists(service: RunningService): Promise<void> {
+  for (;;) {
+    const health = (await fetch(`${service.url}/v1/health`).then((r) => r.json())) as { status: string };
+    if (health.status === 'ok') return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+function row(setup: string, what: string, f: Figures): string {
+  return `| ${setup} | ${what} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors} |`;
+}
+
+async function measure(setup: string, env: Record<string, string>, queries: string[]): Promise<string[]> {
+  const service = await startService({ LISTS_DIR, ...env });
+  try {
+    await waitForLists(service);
+    const accounts = await adminCall(service, 'GET', '/admin/v1/accounts');
+    // Unlimited quota and rate limit, so the bench measures screening, not refusals.
+    await adminCall(service, 'PATCH', `/admin/v1/accounts/${accounts.data[0].id}`, {
+      plan: 'enterprise',
+      rate_limit_per_minute: 1_000_000,
+    });
+    const bodies = queries.map((query, i) =>
+      JSON.stringify({ query, type: i % 3 === 2 ? 'entity' : 'person' }),
+    );
+    const repeated = bodies.slice(0, 100);
+    for (const body of repeated)
+      await fetch(`${service.url}/v1/screen`, {
+        method: 'POST',
+        body,
+        headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
+      });
+    const live = await run(service, '/v1/screen', bodies.slice(100));
+    const cached = await run(service, '/v1/screen', repeated);
+    const health = await run(service, '/v1/health');
+    console.log(setup, { live, cached, health });
+    return [
+      row(setup, 'distinct queries (live)', live),
+      row(setup, 'repeated queries (cache hits)', cached),
+      row(setup, '`GET /v1/health`', health),
+    ];
+  } finally {
+    await service.stop();
+  }
+}
+
+const queries = distinctQueries(200_000);
+const rows = await measure('embedded', {}, queries);
+if (process.env.DATABASE_URL && process.env.REDIS_URL) {
+  const schema = await freshSchemaUrl(process.env.DATABASE_URL);
+  try {
+    rows.push(
+      ...(await measure(
+        'PostgreSQL + Redis',
+        { DATABASE_URL: schema.url, REDIS_URL: process.env.REDIS_URL },
+        queries,
+      )),
+    );
+  } finally {
+    await schema.drop();
+  }
+}
+
+writeBenchmarkSection(
+  'screening',
+  `## Screening throughput (\`npm run bench:screening\`)
+
+Every list of \`../shared/data/lists\` loaded (all but OFSI, the default), one service process,
+autocannon with ${CONNECTIONS} connections for ${DURATION_SECONDS} s per line. Distinct queries are misspelt,
+reordered and transliterated listed names mixed with unrelated names (no two alike, so no cache
+hits); repeated queries cycle over 100 already-cached ones. ${machineLine()}.
+Targets: embedded ≥ 600 screenings/s with p99 ≤ 25 ms; PostgreSQL + Redis ≥ 1,500/s with p99 ≤ 25 ms;
+cache hits ≥ 3,000/s.
+
+| setup | load | req/s | p50 ms | p99 ms | errors |
+|---|---|---|---|---|---|
+${rows.join('\n')}`,
+);

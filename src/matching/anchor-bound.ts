@@ -1,0 +1,285 @@
+import {
+  CONFLICT_CANDIDATE_WEIGHT,
+  MERGE_FACTOR,
+  MIN_PAIR_SIMILARITY,
+  mergePossible,
+  UNMATCHED_CANDIDATE_WEIGHT,
+} from './alignment.js';
+import { BoundQuery, INITIAL, letterBit, MASK_COUNT, NUMBER, PARTICLE, WORD } from './bound-query.js';
+import type { CandidateCollector } from './candidates.js';
+import { WEAK_ALIAS_FACTOR } from './entity-score.js';
+import { NUMBER_CONFLICT_CAP } from './name-score.js';
+import { type NameTable, originalScriptCode, type TokenTable } from './name-table.js';
+import { MAX_TOKENS } from './prepare.js';
+import type { PreparedName } from './prepared.js';
+import type { QuerySimilarityCache } from './query-cache.js';
+import { INITIAL_SIMILARITY } from './token-similarity.js';
+import type { Vocabulary } from './vocabulary.js';
+
+/**
+ * An upper bound of a candidate's score from its anchors: Jaro-Winkler only for the token pairs
+ * that are anchored (a few hundred distinct pairs per query, cached), and for merges that pass the
+ * cheap plausibility test; every other pair is bounded by a ceiling fixed by the token classes
+ * (unanchored words UNANCHORED_CEILING, an initial 0.8 against a word with its first letter, two
+ * legal forms 0.6, different numbers 0). The index sorts candidates by this bound and never scores
+ * one whose bound is below its source's current k-th best score.
+ *
+ * The alignment's weighted ratio is bounded in two cases, and the bound is the larger: every query
+ * word paired (unpaired candidate tokens weigh UNMATCHED_CANDIDATE_WEIGHT; candidate tokens are
+ * paired best first while that raises the ratio: worth it while its ceiling is high enough), or some query word unpaired
+ * (the cheapest one is dropped and unpaired candidate tokens weigh CONFLICT_CANDIDATE_WEIGHT). A
+ * number left unpaired caps the bound as the scorer caps the score, and a weak alias is scaled as
+ * the entity score is.
+ */
+
+/** Floating-point slack: the bound is computed in another order than the score it bounds. */
+const SLACK = 1e-9;
+
+export class AnchorBound {
+  private readonly q: BoundQuery;
+  private readonly ceiling = new Float64Array(MAX_TOKENS);
+  private readonly classCeiling = new Float64Array(MAX_TOKENS);
+  private readonly anchoredBest = new Float64Array(MAX_TOKENS);
+  private readonly anchoredBits = new Int32Array(MAX_TOKENS);
+  private readonly weight = new Float64Array(MAX_TOKENS);
+  private readonly order = new Int32Array(MAX_TOKENS);
+  private readonly queryBest = new Float64Array(MAX_TOKENS);
+  private merges = 0;
+
+  constructor(
+    private readonly tokens: TokenTable,
+    private readonly names: NameTable,
+    private readonly vocabulary: Vocabulary,
+    private readonly anchors: CandidateCollector,
+    private readonly cache: QuerySimilarityCache,
+  ) {
+    this.q = new BoundQuery(vocabulary);
+  }
+
+  /** Reads the query once per search; call after the collector and the cache are set for it. */
+  prepare(query: PreparedName): void {
+    this.q.read(query, originalScriptCode(query));
+  }
+
+  /** Upper bound of the (name-type adjusted) score of name `name` against the prepared query. */
+  bound(name: number): number {
+    const { names, q } = this;
+    // Same-script names are scored on their original form, which this bound does not cover.
+    if (q.script >= 0 && names.originalScript[name] === q.script) return 1;
+    const start = names.tokenStart[name]!;
+    const m = names.tokenStart[name + 1]! - start;
+    this.queryBest.fill(0, 0, q.n);
+    let conflict = this.candidateCeilings(start, m);
+    this.keepOnePerPartner(m);
+    this.merges = 0;
+    this.mergeCeilings(start, m);
+    const mask = names.classMask[name]!;
+    let numerator = 0;
+    let denominator = 0;
+    let cheapest = Number.POSITIVE_INFINITY;
+    let unpairable = false;
+    for (let i = 0; i < q.n; i++) {
+      const w = q.weight[i]!;
+      const best = Math.max(this.queryBest[i]!, q.queryCeiling[i * MASK_COUNT + mask]!);
+      numerator += best * w;
+      denominator += w;
+      const cls = q.cls[i]!;
+      if (cls === NUMBER && best < 1) conflict = true;
+      if (cls === WORD || cls === INITIAL || cls === NUMBER) {
+        if (best < MIN_PAIR_SIMILARITY) unpairable = true;
+        if (best * w < cheapest) cheapest = best * w;
+      }
+    }
+    const allPairable = !unpairable && (q.conflictCount <= m || this.merges > 0);
+    let bound = allPairable ? this.allPaired(numerator, denominator, m) : 0;
+    if (q.conflictCount > 0) {
+      const dropped = unpairable ? 0 : cheapest;
+      bound = Math.max(bound, this.someUnpaired(numerator - dropped, denominator, m));
+    }
+    if (conflict && bound > NUMBER_CONFLICT_CAP) bound = NUMBER_CONFLICT_CAP;
+    if (names.weak[name] === 1 && bound < 1) bound *= WEAK_ALIAS_FACTOR;
+    return bound + SLACK;
+  }
+
+  /**
+   * Each candidate token's ceiling: its exact similarity to the query tokens it is anchored to or
+   * identical with (cached per search), an initial's 0.8, else its class ceiling. Returns whether a
+   * number of the candidate has no equal in the query.
+   */
+  private candidateCeilings(start: number, m: number): boolean {
+    const { names, tokens, q } = this;
+    let conflict = false;
+    for (let k = 0; k < m; k++) {
+      const id = names.tokenIds[start + k]!;
+      const bits = this.anchors.bits(id) | q.identical(id);
+      const cls = tokens.cls[id]!;
+      const classCeiling = q.candidateCeiling[cls]!;
+      let best = 0;
+      if (bits !== 0) {
+        const token = this.vocabulary.tokens[id]!;
+        for (let rest = bits; rest !== 0; rest &= rest - 1) {
+          const i = 31 - Math.clz32(rest & -rest);
+          const s = this.cache.similarity(i, token, this.anchors);
+          if (s > this.queryBest[i]!) this.queryBest[i] = s;
+          if (s > best) best = s;
+        }
+      }
+      if (cls === NUMBER && best < 1) conflict = true;
+      const anchored = best > classCeiling;
+      this.anchoredBest[k] = anchored ? best : 0;
+      this.anchoredBits[k] = anchored ? bits : 0;
+      this.classCeiling[k] = Math.max(classCeiling, this.initialCeiling(id, cls));
+      this.ceiling[k] = Math.max(this.classCeiling[k]!, best);
+      this.weight[k] = tokens.weight[id]!;
+    }
+    return conflict;
+  }
+
+  /** An initial against a word (or particle) with its first letter scores INITIAL_SIMILARITY. */
+  private initialCeiling(id: number, cls: number): number {
+    const { q } = this;
+    const candidateInitial = cls === INITIAL;
+    if (!candidateInitial && !(q.hasInitial && (cls === WORD || cls === PARTICLE))) return 0;
+    const first = this.tokens.first[id]!;
+    let ceiling = 0;
+    for (let i = 0; i < q.n; i++) {
+      const other = q.cls[i]!;
+      const pairs = candidateInitial ? other === WORD || other === PARTICLE : other === INITIAL;
+      if (!pairs || q.first[i] !== first) continue;
+      ceiling = INITIAL_SIMILARITY;
+      if (this.queryBest[i]! < INITIAL_SIMILARITY) this.queryBest[i] = INITIAL_SIMILARITY;
+    }
+    return ceiling;
+  }
+
+  /**
+   * Candidate tokens anchored to one and the same query token only (`MOHAMMAD ... MOHAMMAD` for
+   * `MUHAMMAD`) cannot all pair with it: the alignment is one-to-one. The heaviest of them keeps the
+   * best similarity of the group, the others fall back to their class ceiling; swapping a pair's
+   * similarity onto a heavier token never lowers the bounded ratio, so this still bounds every
+   * one-to-one alignment.
+   */
+  private keepOnePerPartner(m: number): void {
+    for (let k = 0; k < m; k++) {
+      const bits = this.anchoredBits[k]!;
+      if (bits === 0 || (bits & (bits - 1)) !== 0) continue;
+      let heaviest = k;
+      let best = this.anchoredBest[k]!;
+      for (let l = k + 1; l < m; l++) {
+        if (this.anchoredBits[l] !== bits) continue;
+        if (this.anchoredBest[l]! > best) best = this.anchoredBest[l]!;
+        if (this.weight[l]! > this.weight[heaviest]!) heaviest = l;
+      }
+      for (let l = k; l < m; l++) {
+        if (this.anchoredBits[l] !== bits) continue;
+        this.anchoredBits[l] = 0;
+        this.ceiling[l] = l === heaviest ? best : this.classCeiling[l]!;
+      }
+    }
+  }
+
+  /**
+   * Raises the ceilings of tokens in a possible merged pair to MERGE_FACTOR, the most a merged pair
+   * scores. The flat tables rule most triples out (first letter, lengths); the rest go through the
+   * scorer's own `mergePossible`, a linear scan.
+   */
+  private mergeCeilings(start: number, m: number): void {
+    const { names, q, tokens: t } = this;
+    const queryTokens = q.query!.tokens;
+    const vocabulary = this.vocabulary.tokens;
+    for (let k = 0; k < m; k++) {
+      const id = names.tokenIds[start + k]!;
+      const firsts = letterBit(t.first[id]!) | letterBit(t.skeletonFirst[id]!);
+      if ((firsts & (q.wordFirsts | q.pairFirsts)) === 0) continue;
+      const next = k + 1 < m ? names.tokenIds[start + k + 1]! : -1;
+      for (let i = 0; i < q.n; i++) {
+        if (
+          next >= 0 &&
+          q.cls[i] === WORD &&
+          (q.abjad[i] === 1 || t.abjad[id] === 1 || t.abjad[next] === 1
+            ? lengthsFit(
+                q.skeletonFirst[i]!,
+                q.skeletonLength[i]!,
+                t.skeletonFirst[id]!,
+                t.skeletonLength[id]! + t.skeletonLength[next]!,
+              )
+            : lengthsFit(q.first[i]!, q.length[i]!, t.first[id]!, t.length[id]! + t.length[next]!)) &&
+          mergePossible(queryTokens[i]!, vocabulary[id]!, vocabulary[next]!)
+        ) {
+          this.raise(k);
+          this.raise(k + 1);
+          this.raiseQuery(i);
+        }
+        if (
+          i + 1 < q.n &&
+          t.cls[id] === WORD &&
+          (t.abjad[id] === 1 || q.abjad[i] === 1 || q.abjad[i + 1] === 1
+            ? lengthsFit(
+                t.skeletonFirst[id]!,
+                t.skeletonLength[id]!,
+                q.skeletonFirst[i]!,
+                q.skeletonLength[i]! + q.skeletonLength[i + 1]!,
+              )
+            : lengthsFit(t.first[id]!, t.length[id]!, q.first[i]!, q.length[i]! + q.length[i + 1]!)) &&
+          mergePossible(vocabulary[id]!, queryTokens[i]!, queryTokens[i + 1]!)
+        ) {
+          this.raise(k);
+          this.raiseQuery(i);
+          this.raiseQuery(i + 1);
+        }
+      }
+    }
+  }
+
+  private raise(k: number): void {
+    this.merges++;
+    if (this.ceiling[k]! < MERGE_FACTOR) this.ceiling[k] = MERGE_FACTOR;
+  }
+
+  private raiseQuery(i: number): void {
+    if (this.queryBest[i]! < MERGE_FACTOR) this.queryBest[i] = MERGE_FACTOR;
+  }
+
+  /** Every query word paired: candidate tokens paired best first while that raises the ratio. */
+  private allPaired(numerator: number, denominator: number, m: number): number {
+    const { order, ceiling, weight } = this;
+    for (let k = 0; k < m; k++) {
+      denominator += weight[k]! * UNMATCHED_CANDIDATE_WEIGHT;
+      let at = k;
+      while (at > 0 && ceiling[order[at - 1]!]! < ceiling[k]!) {
+        order[at] = order[at - 1]!;
+        at--;
+      }
+      order[at] = k;
+    }
+    const extra = 1 - UNMATCHED_CANDIDATE_WEIGHT;
+    for (let r = 0; r < m; r++) {
+      const s = ceiling[order[r]!]!;
+      const w = weight[order[r]!]!;
+      if (s <= 0 || (numerator + s * w) * denominator <= numerator * (denominator + extra * w)) break;
+      numerator += s * w;
+      denominator += extra * w;
+    }
+    return denominator === 0 ? 0 : Math.min(1, numerator / denominator);
+  }
+
+  /** Some query word unpaired: unpaired candidate tokens weigh more, so pairing any token helps. */
+  private someUnpaired(numerator: number, denominator: number, m: number): number {
+    for (let k = 0; k < m; k++) {
+      const s = this.ceiling[k]!;
+      const w = this.weight[k]!;
+      if (s >= MIN_PAIR_SIMILARITY) {
+        numerator += s * w;
+        denominator += w;
+      } else {
+        denominator += w * CONFLICT_CANDIDATE_WEIGHT;
+      }
+    }
+    return denominator === 0 ? 0 : Math.min(1, numerator / denominator);
+  }
+}
+
+/** Same first letter and lengths at most one apart: the cheap part of `mergePossible`. */
+function lengthsFit(singleFirst: number, singleLength: number, first: number, joinedLength: number): boolean {
+  return singleLength > 0 && singleFirst === first && Math.abs(singleLength - joinedLength) <= 1;
+}
