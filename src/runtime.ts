@@ -4,6 +4,7 @@ import { AccountService } from './accounts/account-service.js';
 import { bootstrapDefaultAccount, type DefaultAccount, resolveAdminToken } from './accounts/bootstrap.js';
 import { KeyAuthenticator } from './accounts/key-authenticator.js';
 import { LastUsedRecorder } from './accounts/last-used.js';
+import { UsageLedger } from './accounts/usage-ledger.js';
 import { AuditWriter } from './audit/audit-writer.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -98,9 +99,12 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   // Loads the stored list versions; downloads happen in the background.
   await lists.start();
   const retentionMonths = deps.screeningRetentionMonths ?? DEFAULT_RETENTION_MONTHS;
+  // The embedded database has one writer, this process; PostgreSQL may have several instances.
+  const usage = new UsageLedger(db, clock, deps.databaseKind === 'pglite');
   const screening = new ScreeningService({
     db,
     clock,
+    usage,
     cache: redis ? new RedisResultCache(redis, deps.redisKeyPrefix) : new MemoryResultCache(),
     sources: () => lists.enabledLists().map((id) => new ListSource(id, lists)),
     retentionMonths,
@@ -113,6 +117,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     accounts: new AccountService({ db, clock, keys }),
     keys,
     lastUsed,
+    usage,
     rateLimiter: new RequestRateLimiter(redis, deps.redisKeyPrefix),
     audit,
     adminToken: deps.adminToken,

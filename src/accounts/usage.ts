@@ -34,17 +34,9 @@ function quotaExceeded(limit: number, now: Date): ServiceError {
 }
 
 /** The cheap early check: refuses before any work once the month's count has reached the limit. */
-export async function assertQuotaAvailable(db: Db, clock: Clock, subject: UsageSubject): Promise<void> {
+export function assertUnderLimit(subject: UsageSubject, accountCount: number, now: Date): void {
   const limit = PLANS[subject.plan].monthlyScreeningLimit;
-  if (limit === null) return;
-  const now = clock.now();
-  const row = await db
-    .selectFrom('usage_counters')
-    .select('count')
-    .where('account_id', '=', subject.accountId)
-    .where('month', '=', monthOf(now))
-    .executeTakeFirst();
-  if ((row?.count ?? 0) >= limit) throw quotaExceeded(limit, now);
+  if (limit !== null && accountCount >= limit) throw quotaExceeded(limit, now);
 }
 
 /**
@@ -78,26 +70,35 @@ export async function countScreening(
   if (Number(rows[0]?.admitted ?? 0) === 0) throw quotaExceeded(limit ?? 0, now);
 }
 
-export async function getUsage(db: Db, clock: Clock, subject: UsageSubject): Promise<Usage> {
-  const now = clock.now();
-  const month = monthOf(now);
-  // One round trip for both counters: this endpoint is polled, and every query costs a connection turn.
+/** The account's and the key's counts of a month, in one round trip. */
+export async function readCounts(
+  db: Db,
+  subject: UsageSubject,
+  month: string,
+): Promise<{ account: number; key: number }> {
   const { rows } = await sql<{ account_count: number | null; key_count: number | null }>`
     SELECT
       (SELECT count FROM usage_counters WHERE account_id = ${subject.accountId} AND month = ${month}) AS account_count,
       (SELECT count FROM key_usage_counters WHERE key_id = ${subject.keyId} AND month = ${month}) AS key_count`.execute(
     db,
   );
+  return { account: rows[0]?.account_count ?? 0, key: rows[0]?.key_count ?? 0 };
+}
+
+export function describeUsage(
+  subject: UsageSubject,
+  now: Date,
+  counts: { account: number; key: number },
+): Usage {
   const limit = PLANS[subject.plan].monthlyScreeningLimit;
-  const count = rows[0]?.account_count ?? 0;
   return {
     tier: subject.plan,
     monthly_limit: limit,
     current_month: {
-      count,
-      remaining: limit === null ? null : Math.max(0, limit - count),
+      count: counts.account,
+      remaining: limit === null ? null : Math.max(0, limit - counts.account),
       reset_date: nextMonthStart(now).toISOString(),
-      key_count: rows[0]?.key_count ?? 0,
+      key_count: counts.key,
     },
   };
 }

@@ -9,6 +9,7 @@ import type {
 import type { AccountService } from '../accounts/account-service.js';
 import type { KeyAuthenticator } from '../accounts/key-authenticator.js';
 import type { LastUsedRecorder } from '../accounts/last-used.js';
+import type { UsageLedger } from '../accounts/usage-ledger.js';
 import type { AuditWriter } from '../audit/audit-writer.js';
 import type { Clock } from '../clock.js';
 import type { HealthReport } from '../health.js';
@@ -25,6 +26,8 @@ export interface AppContext {
   accounts: AccountService;
   keys: KeyAuthenticator;
   lastUsed: LastUsedRecorder;
+  /** Monthly screening counts: quota checks and `GET /v1/usage`. */
+  usage: UsageLedger;
   rateLimiter: RequestRateLimiter;
   audit: AuditWriter;
   adminToken: string;

@@ -1,6 +1,7 @@
 import type { AuthenticatedKey } from '../accounts/key-authenticator.js';
 import { PLANS } from '../accounts/plans.js';
-import { assertQuotaAvailable, countScreening, type UsageSubject } from '../accounts/usage.js';
+import type { UsageSubject } from '../accounts/usage.js';
+import type { UsageLedger } from '../accounts/usage-ledger.js';
 import type { Clock } from '../clock.js';
 import { notFound, ServiceError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -18,6 +19,7 @@ import { findScreening, retentionCutoff, storeScreening } from './screening-stor
 export interface ScreeningServiceDeps {
   db: Db;
   clock: Clock;
+  usage: UsageLedger;
   cache: ResultCache;
   /** The sources configured on this instance (read per request: lists may be enabled at run time). */
   sources: () => readonly Source[];
@@ -35,7 +37,7 @@ export class ScreeningService {
     const started = performance.now();
     const resolved = resolveScreeningRequest(request, PLANS[key.plan], this.deps.sources());
     const subject: UsageSubject = { accountId: key.accountId, keyId: key.keyId, plan: key.plan };
-    await assertQuotaAvailable(this.deps.db, this.deps.clock, subject);
+    await this.deps.usage.assertAvailable(subject);
 
     const versions: Record<string, string> = {};
     for (const source of resolved.sources) versions[source.id] = source.version() ?? 'unversioned';
@@ -48,7 +50,7 @@ export class ScreeningService {
     );
     const cached = await this.deps.cache.get(cacheKey);
     if (cached !== undefined) {
-      await countScreening(this.deps.db, this.deps.clock, subject);
+      await this.deps.usage.count(subject);
       return { ...(JSON.parse(cached) as StoredResult), cache_hit: true, duration_ms: elapsed(started) };
     }
 
@@ -72,7 +74,7 @@ export class ScreeningService {
       timestamp: this.deps.clock.now().toISOString(),
       duration_ms: elapsed(started),
     };
-    await storeScreening(this.deps.db, this.deps.clock, subject, {
+    await storeScreening(this.deps.usage, subject, {
       result,
       type: resolved.type,
       options: resolved.options,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { countScreening, type UsageSubject } from '../accounts/usage.js';
-import type { Clock } from '../clock.js';
+import type { UsageSubject } from '../accounts/usage.js';
+import type { UsageLedger } from '../accounts/usage-ledger.js';
 import { isUuid } from '../ids.js';
 import type { Db } from '../store/database.js';
 import type { SourceFailure } from './fan-out.js';
@@ -26,8 +26,7 @@ export function retentionCutoff(now: Date, retentionMonths: number): Date {
  * stored exactly when it was counted. Throws `quota-exceeded` (nothing stored) when the month is full.
  */
 export async function storeScreening(
-  db: Db,
-  clock: Clock,
+  usage: UsageLedger,
   subject: UsageSubject,
   record: ScreeningRecord,
 ): Promise<void> {
@@ -41,7 +40,7 @@ export async function storeScreening(
       ${result.risk_score}, ${result.risk_level}, ${new Date(result.timestamp)}
     FROM admitted
     RETURNING 1`;
-  await countScreening(db, clock, subject, insert);
+  await usage.count(subject, insert);
 }
 
 /** A stored screening of the account, unless unknown, malformed, another account's, or past retention. */

@@ -134,6 +134,7 @@ describe.each(backends())('screening when sources fail ($name)', (shared) => {
         screening: new ScreeningService({
           db: ctx.db,
           clock: ctx.clock,
+          usage: ctx.usage,
           cache: new MemoryResultCache(),
           sources: () => [
             new ListSource('un_sc', ctx.lists),

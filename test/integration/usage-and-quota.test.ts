@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertQuotaAvailable, countScreening, type UsageSubject } from '../../src/accounts/usage.js';
+import type { UsageSubject } from '../../src/accounts/usage.js';
 import { ServiceError } from '../../src/errors.js';
 import { backends } from '../support/backends.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -14,10 +14,7 @@ describe.each(backends())('usage and monthly quota ($name)', (backend) => {
   afterAll(async () => api?.close());
 
   const db = () => api.runtime.ctx.db;
-  const count = (subject: UsageSubject) =>
-    db()
-      .transaction()
-      .execute((trx) => countScreening(trx, clock, subject));
+  const count = (subject: UsageSubject) => api.runtime.ctx.usage.count(subject);
 
   async function subjectFor(plan: 'starter' | 'professional' | 'enterprise') {
     const { account, key, keyId } = await api.createAccount(plan);
@@ -89,7 +86,7 @@ describe.each(backends())('usage and monthly quota ($name)', (backend) => {
     ).length;
     expect(admitted).toBe(10);
     expect(refused).toBe(10);
-    await expect(assertQuotaAvailable(db(), clock, subject)).rejects.toMatchObject({
+    await expect(api.runtime.ctx.usage.assertAvailable(subject)).rejects.toMatchObject({
       code: 'quota-exceeded',
     });
     const usage = await api.request('GET', '/v1/usage', { key });
@@ -99,6 +96,19 @@ describe.each(backends())('usage and monthly quota ($name)', (backend) => {
   it('never refuses an Enterprise account for quota', async () => {
     const { subject } = await subjectFor('enterprise');
     await Promise.all(Array.from({ length: 20 }, () => count(subject)));
-    await expect(assertQuotaAvailable(db(), clock, subject)).resolves.toBeUndefined();
+    await expect(api.runtime.ctx.usage.assertAvailable(subject)).resolves.toBeUndefined();
+  });
+
+  it('reports exact counts when usage is read while screenings are being counted', async () => {
+    clock.set('2026-07-01T10:00:00.000Z');
+    const { key, subject } = await subjectFor('enterprise');
+    const reads: Promise<unknown>[] = [];
+    const counts = Array.from({ length: 25 }, (_, i) => {
+      if (i % 3 === 0) reads.push(api.request('GET', '/v1/usage', { key }));
+      return count(subject);
+    });
+    await Promise.all([...counts, ...reads]);
+    const usage = await api.request('GET', '/v1/usage', { key });
+    expect(usage.body.current_month).toMatchObject({ count: 25, key_count: 25 });
   });
 });

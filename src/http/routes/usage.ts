@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import { getUsage } from '../../accounts/usage.js';
 import type { App, AppContext } from '../context.js';
 import { DateTime, json, KEY_AUTH_PROBLEMS, PlanIdSchema, problemResponses } from '../schemas.js';
 
@@ -40,7 +39,7 @@ export function usageRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const key = request.apiKey!;
-      return getUsage(ctx.db, ctx.clock, { accountId: key.accountId, keyId: key.keyId, plan: key.plan });
+      return ctx.usage.usage({ accountId: key.accountId, keyId: key.keyId, plan: key.plan });
     },
   );
 }
