@@ -20,7 +20,16 @@ interface Figures {
 }
 
 async function load(url: string, headers: Record<string, string> = {}): Promise<Figures> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_SECONDS, headers });
+  const instance = autocannon({ url, connections: CONNECTIONS, duration: DURATION_SECONDS, headers });
+  const problems = new Map<string, number>();
+  instance.on('reqError', (error: Error) =>
+    problems.set(error.message, (problems.get(error.message) ?? 0) + 1),
+  );
+  instance.on('response', (_client: unknown, status: number) => {
+    if (status >= 300) problems.set(`HTTP ${status}`, (problems.get(`HTTP ${status}`) ?? 0) + 1);
+  });
+  const result = await instance;
+  if (problems.size > 0) console.log(url, Object.fromEntries(problems));
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
@@ -49,12 +58,17 @@ async function measure(setup: string, env: Record<string, string>): Promise<stri
   }
 }
 
-const rows = [await measure('embedded (PGlite, in-memory limiter)', {})];
+// No lists: this bench is about the authenticated path, and health then pings only the stores.
+const rows = [await measure('embedded (PGlite, in-memory limiter)', { LISTS_ENABLED: 'none' })];
 if (process.env.DATABASE_URL && process.env.REDIS_URL) {
   const schema = await freshSchemaUrl(process.env.DATABASE_URL);
   try {
     rows.push(
-      await measure('PostgreSQL + Redis', { DATABASE_URL: schema.url, REDIS_URL: process.env.REDIS_URL }),
+      await measure('PostgreSQL + Redis', {
+        DATABASE_URL: schema.url,
+        REDIS_URL: process.env.REDIS_URL,
+        LISTS_ENABLED: 'none',
+      }),
     );
   } finally {
     await schema.drop();
