@@ -20,15 +20,19 @@ interface Figures {
 }
 
 async function load(url: string, headers: Record<string, string> = {}): Promise<Figures> {
-  const instance = autocannon({ url, connections: CONNECTIONS, duration: DURATION_SECONDS, headers });
   const problems = new Map<string, number>();
-  instance.on('reqError', (error: Error) =>
-    problems.set(error.message, (problems.get(error.message) ?? 0) + 1),
-  );
-  instance.on('response', (_client: unknown, status: number) => {
-    if (status >= 300) problems.set(`HTTP ${status}`, (problems.get(`HTTP ${status}`) ?? 0) + 1);
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      { url, connections: CONNECTIONS, duration: DURATION_SECONDS, headers },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    instance.on('reqError', (error: Error) =>
+      problems.set(error.message, (problems.get(error.message) ?? 0) + 1),
+    );
+    instance.on('response', (_client, status: number) => {
+      if (status >= 300) problems.set(`HTTP ${status}`, (problems.get(`HTTP ${status}`) ?? 0) + 1);
+    });
   });
-  const result = await instance;
   if (problems.size > 0) console.log(url, Object.fromEntries(problems));
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
