@@ -17,6 +17,8 @@ export interface Config {
   logLevel: LogLevel;
   trustProxy: boolean | number | string[];
   screeningRetentionMonths: number;
+  /** Server processes; undefined: all cores with DATABASE_URL, one on the embedded database. */
+  workers: number | undefined;
   /** Ids of the official lists to load and refresh (see `src/sources/lists/list-catalog.ts`). */
   listsEnabled: string[];
   listsDir: string | undefined;
@@ -238,6 +240,15 @@ export const SETTINGS = [
     defaultText: 'false',
     description: 'Trust `X-Forwarded-*` from: `true`, a hop count, or comma-separated proxy addresses/CIDRs.',
     parse: parseTrustProxy,
+  }),
+  setting({
+    variable: 'WORKERS',
+    key: 'workers',
+    defaultText: 'auto',
+    description:
+      'Server processes sharing the port: `auto` (all cores with DATABASE_URL, 1 on the embedded database) or a number.',
+    parse: (raw, variable) =>
+      raw === undefined || raw === '' || raw === 'auto' ? undefined : integer(1, 64, 1)(raw, variable),
   }),
   setting({
     variable: 'SCREENING_RETENTION_MONTHS',

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
+import { defaultWorkerCount, serveProcesses } from '../cluster.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { serve } from '../server.js';
 import { ADMIN_USAGE, runAdmin } from './admin.js';
 import { AdminClient, CliError, readAdminToken } from './admin-client.js';
 import { runCompare } from './compare.js';
 import { LISTS_USAGE, runLists } from './lists.js';
 
 const USAGE = `Usage:
-screening serve
+screening serve [--workers N]
 ${ADMIN_USAGE}
 ${LISTS_USAGE}
 screening audit verify [--account ID]
@@ -35,7 +35,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   if (command === 'serve') {
-    await serve(config);
+    const flag = args.indexOf('--workers');
+    const workers = flag >= 0 ? Number(args[flag + 1]) : (config.workers ?? defaultWorkerCount(config));
+    if (!Number.isInteger(workers) || workers < 1)
+      throw new CliError('--workers takes a whole number of processes.');
+    await serveProcesses(config, workers);
     return -1;
   }
   const { url, rest } = extractUrl(args, config.port);

@@ -1,0 +1,55 @@
+import cluster from 'node:cluster';
+import os from 'node:os';
+import pino from 'pino';
+import { resolveAdminToken } from './accounts/bootstrap.js';
+import { type Config, ConfigError } from './config.js';
+import { serve } from './server.js';
+
+/** All cores when several processes can share the database (PostgreSQL); one on the embedded default. */
+export function defaultWorkerCount(config: Config): number {
+  return config.databaseUrl ? os.availableParallelism() : 1;
+}
+
+/**
+ * Runs the server in `workers` processes sharing one port (node:cluster), PostgreSQL and Redis.
+ * The primary only supervises: it replaces a worker that dies and, on SIGTERM/SIGINT, stops them
+ * all gracefully. The embedded database serves one process by nature, so it refuses more.
+ */
+export async function serveProcesses(config: Config, workers: number): Promise<void> {
+  if (workers <= 1) return serve(config);
+  if (!config.databaseUrl) {
+    throw new ConfigError('WORKERS', 'above 1 needs DATABASE_URL: the embedded database serves one process');
+  }
+  if (!cluster.isPrimary) return serve(config);
+
+  const logger = pino({ level: config.logLevel });
+  // Resolved once here, so that workers do not race to generate the token file.
+  const admin = resolveAdminToken(config.adminToken, config.dataDir);
+  if (admin.generatedFile)
+    process.stdout.write(`\nOperator token generated: ${admin.generatedFile} (mode 0600).\n`);
+  let stopping = false;
+  const fork = () => cluster.fork({ ADMIN_TOKEN: admin.token });
+  for (let i = 0; i < workers; i++) fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    logger.error({ pid: worker.process.pid, code, signal }, 'worker died; starting another');
+    fork();
+  });
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('stopping workers');
+    const alive = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+    let remaining = alive.length;
+    if (remaining === 0) process.exit(0);
+    for (const worker of alive) {
+      worker.once('exit', () => {
+        remaining -= 1;
+        if (remaining === 0) process.exit(0);
+      });
+      worker.process.kill('SIGTERM');
+    }
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
