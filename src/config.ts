@@ -155,7 +155,7 @@ function listUrl(variable: string, key: ListUrlKey, list: string, official: stri
   });
 }
 
-type ListUrlKey =
+export type ListUrlKey =
   | 'listUrlOfacSdn'
   | 'listUrlOfacCons'
   | 'listUrlUnSc'

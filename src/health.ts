@@ -53,9 +53,10 @@ export async function checkHealth(
   const sourceStates = sources?.health() ?? {};
   const states = Object.values(sourceStates);
   const sourceDegraded = states.some((state) => state !== 'up');
-  // With sources configured but none of them up, nothing can be screened: the service is down.
-  // (An instance with no source configured at all is judged on its database and cache.)
-  const noSourceUp = states.length > 0 && !states.includes('up');
+  // With sources configured but every one of them down, nothing can be screened: the service is
+  // down. A stale list (slow) still answers, so it only degrades the service. An instance with no
+  // source configured at all is judged on its database and cache.
+  const noSourceUp = states.length > 0 && states.every((state) => state === 'down');
   const status =
     database === 'down' || noSourceUp ? 'down' : cache === 'down' || sourceDegraded ? 'degraded' : 'ok';
   return {

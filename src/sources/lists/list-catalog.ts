@@ -1,16 +1,9 @@
-import type { Config } from '../../config.js';
+import type { Config, ListUrlKey } from '../../config.js';
 import { LIST_PARSERS } from './parsers/index.js';
 import type { ListParserDescriptor } from './parsers/types.js';
 
 /** Config fields holding one list's URL override (one env var each, see `SETTINGS`). */
-export type ListUrlConfigKey =
-  | 'listUrlOfacSdn'
-  | 'listUrlOfacCons'
-  | 'listUrlUnSc'
-  | 'listUrlEuFsf'
-  | 'listUrlUkFcdo'
-  | 'listUrlUkOfsi'
-  | 'listUrlUsCsl';
+export type ListUrlConfigKey = ListUrlKey;
 
 export interface ListCatalogEntry {
   /** Source id (`flag.source`). */
