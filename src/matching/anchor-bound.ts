@@ -5,14 +5,16 @@ import {
   mergePossible,
   UNMATCHED_CANDIDATE_WEIGHT,
 } from './alignment.js';
-import { BoundQuery, INITIAL, letterBit, MASK_COUNT, NUMBER, PARTICLE, WORD } from './bound-query.js';
+import { BoundQuery, INITIAL, MASK_COUNT, NUMBER, WORD } from './bound-query.js';
 import type { CandidateCollector } from './candidates.js';
 import { WEAK_ALIAS_FACTOR } from './entity-score.js';
+import { MergeFilter } from './merge-filter.js';
 import { NUMBER_CONFLICT_CAP } from './name-score.js';
 import { type NameTable, originalScriptCode, type TokenTable } from './name-table.js';
 import { MAX_TOKENS } from './prepare.js';
 import type { PreparedName } from './prepared.js';
 import type { QuerySimilarityCache } from './query-cache.js';
+import { TokenCeilings } from './token-ceilings.js';
 import { INITIAL_SIMILARITY } from './token-similarity.js';
 import type { Vocabulary } from './vocabulary.js';
 
@@ -45,6 +47,8 @@ export class AnchorBound {
   private readonly order = new Int32Array(MAX_TOKENS);
   private readonly queryBest = new Float64Array(MAX_TOKENS);
   private merges = 0;
+  private readonly mergeFilter = new MergeFilter();
+  private readonly perToken: TokenCeilings;
 
   constructor(
     private readonly tokens: TokenTable,
@@ -54,11 +58,14 @@ export class AnchorBound {
     private readonly cache: QuerySimilarityCache,
   ) {
     this.q = new BoundQuery(vocabulary);
+    this.perToken = new TokenCeilings(tokens, vocabulary, anchors, cache, this.q);
   }
 
   /** Reads the query once per search; call after the collector and the cache are set for it. */
   prepare(query: PreparedName): void {
     this.q.read(query, originalScriptCode(query));
+    this.mergeFilter.read(this.q);
+    this.perToken.reset();
   }
 
   /** Upper bound of the (name-type adjusted) score of name `name` against the prepared query. */
@@ -68,7 +75,7 @@ export class AnchorBound {
     if (q.script >= 0 && names.originalScript[name] === q.script) return 1;
     const start = names.tokenStart[name]!;
     const m = names.tokenStart[name + 1]! - start;
-    this.queryBest.fill(0, 0, q.n);
+    for (let i = 0; i < q.n; i++) this.queryBest[i] = 0;
     let conflict = this.candidateCeilings(start, m);
     this.keepOnePerPartner(m);
     this.merges = 0;
@@ -103,53 +110,43 @@ export class AnchorBound {
 
   /**
    * Each candidate token's ceiling: its exact similarity to the query tokens it is anchored to or
-   * identical with (cached per search), an initial's 0.8, else its class ceiling. Returns whether a
-   * number of the candidate has no equal in the query.
+   * identical with, an initial's 0.8, else its class ceiling (per token, see TokenCeilings). Returns
+   * whether a number of the candidate has no equal in the query.
    */
   private candidateCeilings(start: number, m: number): boolean {
-    const { names, tokens, q } = this;
+    const { names, tokens, q, perToken, queryBest } = this;
     let conflict = false;
     for (let k = 0; k < m; k++) {
       const id = names.tokenIds[start + k]!;
-      const bits = this.anchors.bits(id) | q.identical(id);
-      const cls = tokens.cls[id]!;
-      const classCeiling = q.candidateCeiling[cls]!;
-      let best = 0;
+      perToken.load(id);
+      const bits = perToken.bits[id]!;
+      const best = perToken.best[id]!;
       if (bits !== 0) {
-        const token = this.vocabulary.tokens[id]!;
-        for (let rest = bits; rest !== 0; rest &= rest - 1) {
-          const i = 31 - Math.clz32(rest & -rest);
-          const s = this.cache.similarity(i, token, this.anchors);
-          if (s > this.queryBest[i]!) this.queryBest[i] = s;
-          if (s > best) best = s;
+        if ((bits & (bits - 1)) === 0) {
+          const i = 31 - Math.clz32(bits);
+          if (best > queryBest[i]!) queryBest[i] = best;
+        } else {
+          const token = this.vocabulary.tokens[id]!;
+          for (let rest = bits; rest !== 0; rest &= rest - 1) {
+            const i = 31 - Math.clz32(rest & -rest);
+            const s = this.cache.similarity(i, token, this.anchors);
+            if (s > queryBest[i]!) queryBest[i] = s;
+          }
         }
       }
-      if (cls === NUMBER && best < 1) conflict = true;
-      const anchored = best > classCeiling;
+      for (let rest = perToken.initialBits[id]!; rest !== 0; rest &= rest - 1) {
+        const i = 31 - Math.clz32(rest & -rest);
+        if (queryBest[i]! < INITIAL_SIMILARITY) queryBest[i] = INITIAL_SIMILARITY;
+      }
+      if (perToken.numberConflict(id)) conflict = true;
+      const anchored = best > q.candidateCeiling[tokens.cls[id]!]!;
       this.anchoredBest[k] = anchored ? best : 0;
       this.anchoredBits[k] = anchored ? bits : 0;
-      this.classCeiling[k] = Math.max(classCeiling, this.initialCeiling(id, cls));
-      this.ceiling[k] = Math.max(this.classCeiling[k]!, best);
+      this.classCeiling[k] = perToken.classCeiling[id]!;
+      this.ceiling[k] = Math.max(perToken.classCeiling[id]!, best);
       this.weight[k] = tokens.weight[id]!;
     }
     return conflict;
-  }
-
-  /** An initial against a word (or particle) with its first letter scores INITIAL_SIMILARITY. */
-  private initialCeiling(id: number, cls: number): number {
-    const { q } = this;
-    const candidateInitial = cls === INITIAL;
-    if (!candidateInitial && !(q.hasInitial && (cls === WORD || cls === PARTICLE))) return 0;
-    const first = this.tokens.first[id]!;
-    let ceiling = 0;
-    for (let i = 0; i < q.n; i++) {
-      const other = q.cls[i]!;
-      const pairs = candidateInitial ? other === WORD || other === PARTICLE : other === INITIAL;
-      if (!pairs || q.first[i] !== first) continue;
-      ceiling = INITIAL_SIMILARITY;
-      if (this.queryBest[i]! < INITIAL_SIMILARITY) this.queryBest[i] = INITIAL_SIMILARITY;
-    }
-    return ceiling;
   }
 
   /**
@@ -180,55 +177,79 @@ export class AnchorBound {
 
   /**
    * Raises the ceilings of tokens in a possible merged pair to MERGE_FACTOR, the most a merged pair
-   * scores. The flat tables rule most triples out (first letter, lengths); the rest go through the
-   * scorer's own `mergePossible`, a linear scan.
+   * scores. The merge filter names the few query tokens whose first letter and length fit; those go
+   * through the scorer's own `mergePossible`, a linear scan.
    */
   private mergeCeilings(start: number, m: number): void {
-    const { names, q, tokens: t } = this;
-    const queryTokens = q.query!.tokens;
-    const vocabulary = this.vocabulary.tokens;
+    const { names, tokens: t, mergeFilter } = this;
     for (let k = 0; k < m; k++) {
       const id = names.tokenIds[start + k]!;
-      const firsts = letterBit(t.first[id]!) | letterBit(t.skeletonFirst[id]!);
-      if ((firsts & (q.wordFirsts | q.pairFirsts)) === 0) continue;
-      const next = k + 1 < m ? names.tokenIds[start + k + 1]! : -1;
-      for (let i = 0; i < q.n; i++) {
-        if (
-          next >= 0 &&
-          q.cls[i] === WORD &&
-          (q.abjad[i] === 1 || t.abjad[id] === 1 || t.abjad[next] === 1
-            ? lengthsFit(
-                q.skeletonFirst[i]!,
-                q.skeletonLength[i]!,
-                t.skeletonFirst[id]!,
-                t.skeletonLength[id]! + t.skeletonLength[next]!,
-              )
-            : lengthsFit(q.first[i]!, q.length[i]!, t.first[id]!, t.length[id]! + t.length[next]!)) &&
-          mergePossible(queryTokens[i]!, vocabulary[id]!, vocabulary[next]!)
-        ) {
+      if (k + 1 < m) {
+        const next = names.tokenIds[start + k + 1]!;
+        const abjad = t.abjad[id] === 1 || t.abjad[next] === 1;
+        let bits = mergeFilter.wordsForPair(
+          abjad,
+          t.first[id]!,
+          t.length[id]! + t.length[next]!,
+          t.skeletonFirst[id]!,
+          t.skeletonLength[id]! + t.skeletonLength[next]!,
+        );
+        for (; bits !== 0; bits &= bits - 1) {
+          const i = 31 - Math.clz32(bits & -bits);
+          if (!this.wordIsPair(i, id, next)) continue;
           this.raise(k);
           this.raise(k + 1);
           this.raiseQuery(i);
         }
-        if (
-          i + 1 < q.n &&
-          t.cls[id] === WORD &&
-          (t.abjad[id] === 1 || q.abjad[i] === 1 || q.abjad[i + 1] === 1
-            ? lengthsFit(
-                t.skeletonFirst[id]!,
-                t.skeletonLength[id]!,
-                q.skeletonFirst[i]!,
-                q.skeletonLength[i]! + q.skeletonLength[i + 1]!,
-              )
-            : lengthsFit(t.first[id]!, t.length[id]!, q.first[i]!, q.length[i]! + q.length[i + 1]!)) &&
-          mergePossible(vocabulary[id]!, queryTokens[i]!, queryTokens[i + 1]!)
-        ) {
-          this.raise(k);
-          this.raiseQuery(i);
-          this.raiseQuery(i + 1);
-        }
+      }
+      if (t.cls[id] !== WORD) continue;
+      let bits = mergeFilter.pairsForWord(
+        t.abjad[id] === 1,
+        t.first[id]!,
+        t.length[id]!,
+        t.skeletonFirst[id]!,
+        t.skeletonLength[id]!,
+      );
+      for (; bits !== 0; bits &= bits - 1) {
+        const i = 31 - Math.clz32(bits & -bits);
+        if (!this.pairIsWord(i, id)) continue;
+        this.raise(k);
+        this.raiseQuery(i);
+        this.raiseQuery(i + 1);
       }
     }
+  }
+
+  /** Query word `i` may be candidate tokens `id` and `next` written together. */
+  private wordIsPair(i: number, id: number, next: number): boolean {
+    const { q, tokens: t } = this;
+    const fits =
+      q.abjad[i] === 1 || t.abjad[id] === 1 || t.abjad[next] === 1
+        ? lengthsFit(
+            q.skeletonFirst[i]!,
+            q.skeletonLength[i]!,
+            t.skeletonFirst[id]!,
+            t.skeletonLength[id]! + t.skeletonLength[next]!,
+          )
+        : lengthsFit(q.first[i]!, q.length[i]!, t.first[id]!, t.length[id]! + t.length[next]!);
+    const vocabulary = this.vocabulary.tokens;
+    return fits && mergePossible(q.query!.tokens[i]!, vocabulary[id]!, vocabulary[next]!);
+  }
+
+  /** Candidate word `id` may be query tokens `i` and `i + 1` written together. */
+  private pairIsWord(i: number, id: number): boolean {
+    const { q, tokens: t } = this;
+    const fits =
+      t.abjad[id] === 1 || q.abjad[i] === 1 || q.abjad[i + 1] === 1
+        ? lengthsFit(
+            t.skeletonFirst[id]!,
+            t.skeletonLength[id]!,
+            q.skeletonFirst[i]!,
+            q.skeletonLength[i]! + q.skeletonLength[i + 1]!,
+          )
+        : lengthsFit(t.first[id]!, t.length[id]!, q.first[i]!, q.length[i]! + q.length[i + 1]!);
+    const queryTokens = q.query!.tokens;
+    return fits && mergePossible(this.vocabulary.tokens[id]!, queryTokens[i]!, queryTokens[i + 1]!);
   }
 
   private raise(k: number): void {

@@ -1,6 +1,6 @@
-import { anchorKeys, canAnchor, isMergeable } from './anchors.js';
+import { canAnchor, isMergeable } from './anchors.js';
 import type { IndexData } from './index-data.js';
-import type { PreparedName } from './prepared.js';
+import type { PreparedQuery } from './prepared-query.js';
 
 /**
  * Candidate retrieval: the names that share an anchor with the query (see anchors.ts). Because a
@@ -17,6 +17,7 @@ export class CandidateCollector {
   readonly anchoredBits: Int32Array;
   private readonly nameStamp: Int32Array;
   readonly candidates: number[] = [];
+  private readonly hitTokens: number[] = [];
 
   constructor(private readonly data: IndexData) {
     this.tokenStamp = new Int32Array(data.vocabulary.tokens.length);
@@ -34,14 +35,17 @@ export class CandidateCollector {
     return this.tokenStamp[id] === this.generation && ((this.anchoredBits[id]! >> i) & 1) === 1;
   }
 
-  collect(query: PreparedName): number[] {
+  collect(query: PreparedQuery): number[] {
     this.generation++;
     this.candidates.length = 0;
-    const hitTokens: number[] = [];
-    query.tokens.forEach((token, i) => {
-      if (!canAnchor(token)) return;
-      for (const key of anchorKeys(token).probe) {
-        for (const id of this.data.vocabulary.postings.get(key) ?? []) {
+    const hitTokens = this.hitTokens;
+    hitTokens.length = 0;
+    const postings = this.data.vocabulary.postings;
+    for (let i = 0; i < query.probes.length; i++) {
+      for (const key of query.probes[i]!) {
+        const ids = postings.get(key);
+        if (ids === undefined) continue;
+        for (const id of ids) {
           if (this.tokenStamp[id] !== this.generation) {
             this.tokenStamp[id] = this.generation;
             this.anchoredBits[id] = 0;
@@ -50,7 +54,7 @@ export class CandidateCollector {
           this.anchoredBits[id]! |= 1 << i;
         }
       }
-    });
+    }
     for (const id of hitTokens) this.addNames(this.data.tokenNames[id]!);
     this.collectMerged(query);
     return this.candidates;
@@ -67,20 +71,14 @@ export class CandidateCollector {
   }
 
   /** Names where a query token is two adjacent name tokens written together, or the reverse. */
-  private collectMerged(query: PreparedName): void {
+  private collectMerged(query: PreparedQuery): void {
     const { vocabulary, tokenNames } = this.data;
-    const tokens = query.tokens;
-    for (let i = 0; i + 1 < tokens.length; i++) {
-      if (!isMergeable(tokens[i]!) || !isMergeable(tokens[i + 1]!)) continue;
-      for (const id of vocabulary.mergeableByText.get(tokens[i]!.text + tokens[i + 1]!.text) ?? []) {
+    for (const { text } of query.joined) {
+      for (const id of vocabulary.mergeableByText.get(text) ?? []) {
         if (canAnchor(vocabulary.tokens[id]!)) this.addNames(tokenNames[id]!);
       }
     }
-    for (const token of tokens) {
-      if (!canAnchor(token)) continue;
-      for (let k = 1; k < token.text.length; k++)
-        this.collectSplit(token.text.slice(0, k), token.text.slice(k));
-    }
+    for (const [first, second] of query.splits) this.collectSplit(first, second);
   }
 
   private collectSplit(first: string, second: string): void {

@@ -4,6 +4,7 @@ export { jaroWinkler, jaroWinklerCodes } from './jaro-winkler.js';
 export { NameIndex } from './name-index.js';
 export { prepareName } from './prepare.js';
 export type { PreparedName, PreparedToken, TokenClass } from './prepared.js';
+export { type PreparedQuery, prepareQuery } from './prepared-query.js';
 export type {
   EntityKind,
   EntityMatch,
@@ -12,6 +13,7 @@ export type {
   MatchExplanation,
   NameType,
   PenaltyExplanation,
+  PreparedSearchOptions,
   QueryType,
   SearchOptions,
   TokenPairExplanation,

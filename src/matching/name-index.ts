@@ -7,9 +7,16 @@ import { explain, scoreNames } from './name-score.js';
 import { buildNameTable, buildTokenTable } from './name-table.js';
 import { prepareName } from './prepare.js';
 import type { PreparedName } from './prepared.js';
+import { type PreparedQuery, prepareQuery } from './prepared-query.js';
 import { QuerySimilarityCache } from './query-cache.js';
 import { SourceRanking } from './source-ranking.js';
-import type { EntityKind, EntityMatch, MatchableEntity, SearchOptions } from './types.js';
+import type {
+  EntityKind,
+  EntityMatch,
+  MatchableEntity,
+  PreparedSearchOptions,
+  SearchOptions,
+} from './types.js';
 import { Vocabulary } from './vocabulary.js';
 
 interface EntityHit {
@@ -89,9 +96,16 @@ export class NameIndex {
 
   /** Per source, the entities scoring at least `threshold`, best first, at most `limitPerSource`. */
   search(query: string, options: SearchOptions): Map<string, EntityMatch[]> {
-    const q = prepareName(query, options.type);
-    const best = this.bestPerEntity(q, options);
-    return this.topPerSource(q, best, options);
+    return this.searchPrepared(prepareQuery(query, options.type), options);
+  }
+
+  /**
+   * `search` for a query prepared once with `prepareQuery` (its type is the one it was prepared
+   * as): the way to search several indexes with one query without paying its preparation each time.
+   */
+  searchPrepared(query: PreparedQuery, options: PreparedSearchOptions): Map<string, EntityMatch[]> {
+    const best = this.bestPerEntity(query, options);
+    return this.topPerSource(query.name, best, options);
   }
 
   /**
@@ -99,9 +113,10 @@ export class NameIndex {
    * bound is below its source's current k-th best: the top `limitPerSource` of each source come out
    * exactly as a full scan would give them, after scoring only the candidates that could enter it.
    */
-  private bestPerEntity(q: PreparedName, options: SearchOptions): Map<number, EntityHit> {
+  private bestPerEntity(query: PreparedQuery, options: PreparedSearchOptions): Map<number, EntityHit> {
     const { data, collector, cache, order } = this;
-    this.rankCandidates(q, options);
+    const q = query.name;
+    this.rankCandidates(query, options);
     const ranking = new SourceRanking(data.sources.length, options.limitPerSource, options.threshold);
     const best = new Map<number, EntityHit>();
     const context = { anchored: true, pairSimilarity: (_i: number, _j: number) => 0 };
@@ -124,15 +139,15 @@ export class NameIndex {
   }
 
   /** Retrieved candidates that pass the filters and can reach the threshold, highest bound first. */
-  private rankCandidates(q: PreparedName, options: SearchOptions): void {
+  private rankCandidates(query: PreparedQuery, options: PreparedSearchOptions): void {
     const { data, collector, cache, order, anchorBound } = this;
     const sources = options.sources ? new Set(options.sources) : null;
     const allowed = sources ? Uint8Array.from(data.sources, (s) => (sources.has(s) ? 1 : 0)) : null;
     const kinds = options.kinds ? new Set(options.kinds) : null;
-    cache.reset(q);
+    cache.reset(query.name);
     order.reset();
-    const candidates = collector.collect(q);
-    anchorBound.prepare(q);
+    const candidates = collector.collect(query);
+    anchorBound.prepare(query.name);
     for (let k = 0; k < candidates.length; k++) {
       const name = candidates[k]!;
       if (allowed && allowed[data.nameTable.source[name]!] === 0) continue;
@@ -143,7 +158,7 @@ export class NameIndex {
     order.sort();
   }
 
-  private topPerSource(q: PreparedName, best: Map<number, EntityHit>, options: SearchOptions) {
+  private topPerSource(q: PreparedName, best: Map<number, EntityHit>, options: PreparedSearchOptions) {
     const { data, collector, cache } = this;
     const bySource = new Map<string, EntityHit[]>();
     for (const hit of best.values()) {

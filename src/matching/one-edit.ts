@@ -8,30 +8,41 @@ export function withinOneEdit(single: Int32Array, first: Int32Array, second: Int
   const n = single.length;
   const m = first.length + second.length;
   if (n - m > 1 || m - n > 1) return false;
-  const at = (k: number) => (k < first.length ? first[k]! : second[k - first.length]!);
   let i = 0;
-  while (i < n && i < m && single[i] === at(i)) i++;
+  while (i < n && i < m && single[i] === codeAt(first, second, i)) i++;
   if (i === n && i === m) return true;
   if (n === m) {
     // Substitution at i, or a swap of i and i + 1.
-    if (tailEqual(single, i + 1, at, i + 1, n)) return true;
+    if (tailEqual(single, i + 1, first, second, i + 1, n)) return true;
     return (
       i + 1 < n &&
-      single[i] === at(i + 1) &&
-      single[i + 1] === at(i) &&
-      tailEqual(single, i + 2, at, i + 2, n)
+      single[i] === codeAt(first, second, i + 1) &&
+      single[i + 1] === codeAt(first, second, i) &&
+      tailEqual(single, i + 2, first, second, i + 2, n)
     );
   }
   // One extra letter on the longer side at position i.
   if (n > m) {
-    for (let k = i; k < m; k++) if (single[k + 1] !== at(k)) return false;
+    for (let k = i; k < m; k++) if (single[k + 1] !== codeAt(first, second, k)) return false;
     return true;
   }
-  for (let k = i; k < n; k++) if (single[k] !== at(k + 1)) return false;
+  for (let k = i; k < n; k++) if (single[k] !== codeAt(first, second, k + 1)) return false;
   return true;
 }
 
-function tailEqual(s: Int32Array, from: number, at: (k: number) => number, otherFrom: number, end: number) {
-  for (let k = 0; from + k < end; k++) if (s[from + k] !== at(otherFrom + k)) return false;
+/** Code point k of `first` and `second` written together, read without building the joined array. */
+function codeAt(first: Int32Array, second: Int32Array, k: number): number {
+  return k < first.length ? first[k]! : second[k - first.length]!;
+}
+
+function tailEqual(
+  s: Int32Array,
+  from: number,
+  first: Int32Array,
+  second: Int32Array,
+  otherFrom: number,
+  end: number,
+): boolean {
+  for (let k = 0; from + k < end; k++) if (s[from + k] !== codeAt(first, second, otherFrom + k)) return false;
   return true;
 }

@@ -29,6 +29,9 @@ export interface SearchOptions {
   limitPerSource: number;
 }
 
+/** Options of a search whose query was prepared beforehand (it carries its own type). */
+export type PreparedSearchOptions = Omit<SearchOptions, 'type'>;
+
 /** One query token paired with one candidate token (or with two merged tokens). */
 export interface TokenPairExplanation {
   query: string;
