@@ -6,6 +6,7 @@
  * screening. The figures include the fixed cost each search pays, which the per-corpus bench in
  * bench/matching.ts hides.
  */
+import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
@@ -17,7 +18,7 @@ import { makeQueries } from './queries.js';
 const count = Number(process.argv[2] ?? 3000);
 const config = loadConfig({
   ADMIN_TOKEN: 'x'.repeat(30),
-  DATA_DIR: `/tmp/bench-per-list-${process.pid}`,
+  DATA_DIR: path.join(os.tmpdir(), `bench-per-list-${process.pid}`),
   LISTS_DIR: path.resolve(process.cwd(), '../shared/data/lists'),
 });
 const runtime = await createRuntime({ config, logger: pino({ level: 'silent' }), inMemoryDatabase: true });
