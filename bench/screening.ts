@@ -73,11 +73,13 @@ async function adminCall(
   return response.json();
 }
 
+/** Until health is ok 20 times in a row: with several workers, every one has loaded the lists. */
 async function waitForLists(service: RunningService): Promise<void> {
-  for (;;) {
+  let inARow = 0;
+  while (inARow < 20) {
     const health = (await fetch(`${service.url}/v1/health`).then((r) => r.json())) as { status: string };
-    if (health.status === 'ok') return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    inARow = health.status === 'ok' ? inARow + 1 : 0;
+    if (inARow === 0) await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
 

@@ -5,9 +5,12 @@ import { resolveAdminToken } from './accounts/bootstrap.js';
 import { type Config, ConfigError } from './config.js';
 import { serve } from './server.js';
 
-/** All cores when several processes can share the database (PostgreSQL); one on the embedded default. */
+/**
+ * All cores when several processes can act as one: PostgreSQL for the data and Redis for
+ * revocations, rate limits and the cache. One otherwise.
+ */
 export function defaultWorkerCount(config: Config): number {
-  return config.databaseUrl ? os.availableParallelism() : 1;
+  return config.databaseUrl && config.redisUrl ? os.availableParallelism() : 1;
 }
 
 /**
@@ -17,8 +20,11 @@ export function defaultWorkerCount(config: Config): number {
  */
 export async function serveProcesses(config: Config, workers: number): Promise<void> {
   if (workers <= 1) return serve(config);
-  if (!config.databaseUrl) {
-    throw new ConfigError('WORKERS', 'above 1 needs DATABASE_URL: the embedded database serves one process');
+  if (!config.databaseUrl || !config.redisUrl) {
+    throw new ConfigError(
+      'WORKERS',
+      'above 1 needs DATABASE_URL and REDIS_URL: the embedded database serves one process, and without Redis each process would keep its own rate limits and revocations',
+    );
   }
   if (!cluster.isPrimary) return serve(config);
 

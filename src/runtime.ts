@@ -79,7 +79,9 @@ const NO_LISTS: ListSettings = {
 /** Builds every service the HTTP layer needs on top of opened stores. */
 export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const { db, redis, clock, logger } = deps;
-  const broadcast: Broadcast = redis ? new RedisBroadcast(redis, deps.redisKeyPrefix) : new LocalBroadcast();
+  const broadcast: Broadcast = redis
+    ? new RedisBroadcast(redis, deps.redisKeyPrefix)
+    : new LocalBroadcast(deps.databaseKind === 'pglite');
   const keys = new KeyAuthenticator(db, broadcast, clock);
   await keys.start();
   const lastUsed = new LastUsedRecorder(db, clock, (error) =>

@@ -27,9 +27,27 @@ function announceFirstStart(runtime: Awaited<ReturnType<typeof createRuntime>>, 
   if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }
 
+/**
+ * The process logger. Request URLs are logged without their query string: a client that wrongly
+ * puts its API key there (refused with 401) must not have it written to the logs.
+ */
+export function createLogger(config: Config) {
+  return pino({
+    level: config.logLevel,
+    serializers: {
+      req: (request: { method?: string; url?: string; ip?: string; id?: unknown }) => ({
+        id: request.id,
+        method: request.method,
+        path: request.url?.split('?')[0],
+        ip: request.ip,
+      }),
+    },
+  });
+}
+
 /** Starts the HTTP server and stops it gracefully on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger(config);
   const runtime = await createRuntime({ config, logger, bootstrap: true });
   // Printed before anything else can fail: the first key exists only in this output.
   announceFirstStart(runtime, config.port);
@@ -48,7 +66,12 @@ export async function serve(config: Config): Promise<void> {
     const forceClose = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     try {
       await app.close();
-      await runtime.close();
+      // Pending writes get the rest of the grace period; an unreachable database must not hold
+      // the process until an orchestrator kills it mid-write.
+      await Promise.race([
+        runtime.close(),
+        new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref()),
+      ]);
       clearTimeout(forceClose);
       logger.info('stopped');
       process.exit(0);

@@ -44,6 +44,8 @@ interface CacheEntry {
  */
 export class KeyAuthenticator {
   private readonly cache = new LRUCache<string, CacheEntry>({ max: KEY_CACHE_MAX_ENTRIES });
+  /** Counts invalidations: a lookup that raced with one must not be trusted beyond one second. */
+  private invalidations = 0;
 
   constructor(
     private readonly db: Db,
@@ -75,6 +77,7 @@ export class KeyAuthenticator {
   }
 
   private drop(message: string): void {
+    this.invalidations += 1;
     const [kind, id] = message.split(':', 2);
     for (const [hash, entry] of this.cache.entries()) {
       if ((kind === 'key' && entry.key.keyId === id) || (kind === 'account' && entry.key.accountId === id)) {
@@ -97,8 +100,10 @@ export class KeyAuthenticator {
   }
 
   private async load(hash: string): Promise<AuthenticatedKey | undefined> {
-    // Read the epoch before the row: an invalidation racing with this read then ends the entry early.
+    // Read the epoch and the invalidation count before the row: an invalidation racing with this
+    // read (its message may arrive before the read's stale answer) then ends the entry after 1 s.
     const epoch = this.broadcast.epoch();
+    const invalidations = this.invalidations;
     const row = await this.db
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
@@ -127,7 +132,8 @@ export class KeyAuthenticator {
       revoked: row.revoked_at !== null,
       lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
     };
-    this.cache.set(hash, { key, cachedAt: this.clock.now().getTime(), epoch });
+    const raced = invalidations !== this.invalidations;
+    this.cache.set(hash, { key, cachedAt: this.clock.now().getTime(), epoch: raced ? undefined : epoch });
     return key;
   }
 }

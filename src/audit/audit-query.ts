@@ -1,4 +1,5 @@
 import { ServiceError } from '../errors.js';
+import { isUuid } from '../ids.js';
 import type { Db } from '../store/database.js';
 import type { AuditLogRow } from '../store/schema.js';
 import type { AuditEntry } from './audit-chain.js';
@@ -33,7 +34,7 @@ function decodeCursor(cursor: string): [Date, string] {
   try {
     const [time, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
     const date = new Date(time);
-    if (Number.isNaN(date.getTime()) || typeof id !== 'string') throw new Error('bad cursor');
+    if (Number.isNaN(date.getTime()) || typeof id !== 'string' || !isUuid(id)) throw new Error('bad cursor');
     return [date, id];
   } catch {
     throw new ServiceError('validation-failed', 'The cursor is not one this service returned.', [

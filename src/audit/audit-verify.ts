@@ -52,6 +52,8 @@ async function verifyChain(
       .selectAll()
       .where('chain_id', '=', chainId)
       .where('seq', '>=', String(expectedSeq))
+      // Rows appended after the head was read belong to a later verification.
+      .where('seq', '<=', String(headSeq))
       .orderBy('seq')
       .limit(VERIFY_PAGE_ROWS)
       .execute();

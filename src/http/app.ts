@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { App, AppContext } from './context.js';
 import { registerAuditTrail } from './plugins/audit-trail.js';
 import { registerAuthentication } from './plugins/authentication.js';
-import { registerProblemResponses } from './plugins/problem-responses.js';
+import { registerProblemResponses, sendProblem } from './plugins/problem-responses.js';
 import { adminAccountRoutes } from './routes/admin/accounts.js';
 import { adminAuditRoutes } from './routes/admin/audit.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
@@ -37,11 +37,17 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_TIMEOUT_MS,
     genReqId: () => randomUUID(),
+    // A URL that cannot even be routed still gets a problem document (and a request id).
+    frameworkErrors: (error, request, reply) => {
+      sendProblem(request, reply, 'malformed-request', `The request could not be read: ${error.message}`);
+    },
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = HEADERS_TIMEOUT_MS;
   app.setValidatorCompiler(compileValidator);
+  // Request bodies are JSON only: a text/plain body is refused with 415, not half-parsed.
+  app.removeContentTypeParser('text/plain');
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', String(request.id));

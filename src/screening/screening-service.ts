@@ -61,8 +61,9 @@ export class ScreeningService {
       limit: FLAGS_PER_SOURCE_LIMIT,
     });
     if (outcome.source_errors.length === resolved.sources.length) {
-      const failed = outcome.source_errors.map((e) => `${e.source} (${e.error})`).join('; ');
-      throw new ServiceError('internal', `Every selected source failed: ${failed}.`);
+      // Source ids only: error messages may carry internal addresses (they are in the logs).
+      const failed = outcome.source_errors.map((e) => e.source).join(', ');
+      throw new ServiceError('internal', `Every selected source failed or timed out: ${failed}.`);
     }
     const result: StoredResult = {
       id: newId(),

@@ -22,6 +22,12 @@ export interface Broadcast {
 export class LocalBroadcast implements Broadcast {
   private readonly handlers = new Map<string, BroadcastHandler[]>();
 
+  /**
+   * `soleInstance`: this process is the only one serving (the embedded database). Otherwise other
+   * instances exist that this in-process delivery cannot reach, so nothing is ever confirmed.
+   */
+  constructor(private readonly soleInstance: boolean) {}
+
   async publish(channel: string, message: string): Promise<void> {
     for (const handler of this.handlers.get(channel) ?? []) handler(message);
   }
@@ -31,14 +37,14 @@ export class LocalBroadcast implements Broadcast {
   }
 
   epoch(): number | undefined {
-    return 0;
+    return this.soleInstance ? 0 : undefined;
   }
 
   async close(): Promise<void> {}
 }
 
 export class RedisBroadcast implements Broadcast {
-  private readonly local = new LocalBroadcast();
+  private readonly local = new LocalBroadcast(true);
   private readonly subscriber: Redis;
   private connectionEpoch = 0;
 

@@ -105,3 +105,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     message,
   );
 }
+
+/** PostgreSQL's class 22 "data exception": a value it cannot take (NUL in text, bad escapes, ...). */
+export function isDatabaseDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}

@@ -61,3 +61,22 @@ describeWithSharedBackends('two instances sharing one database and Redis', (back
     expect(result.body).toMatchObject({ ok: true, rows_checked: 20 });
   });
 });
+
+describeWithSharedBackends('two instances sharing PostgreSQL without Redis', (backend) => {
+  it('refuses a revoked key on the other instance within one second (no broadcast to rely on)', async () => {
+    const withoutRedis = { ...backend, redisUrl: undefined };
+    const [first, second] = await Promise.all([TestApp.start(withoutRedis), TestApp.start(withoutRedis)]);
+    try {
+      const { key, keyId } = await first.createAccount();
+      expect((await second.request('GET', '/v1/usage', { key })).status).toBe(200);
+      expect((await first.request('DELETE', `/v1/keys/${keyId}`, { key })).status).toBe(204);
+      const took = await timeUntil(
+        async () => (await second.request('GET', '/v1/usage', { key })).status === 403,
+        1_500,
+      );
+      expect(took).toBeLessThanOrEqual(1_100);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+});

@@ -70,6 +70,30 @@ describe.each(backends())('problem responses ($name)', (backend) => {
     expectProblem(response, 415, 'unsupported-media-type');
   });
 
+  it('answers a text/plain body with 415 rather than trying to validate it', async () => {
+    const response = await api.request('POST', '/v1/keys', {
+      key,
+      rawBody: 'name=x',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expectProblem(response, 415, 'unsupported-media-type');
+  });
+
+  it('answers a URL that cannot be decoded with a 400 problem and a request id', async () => {
+    const response = await api.request('GET', '/v1/%zz', { key });
+    expectProblem(response, 400, 'malformed-request');
+  });
+
+  it('answers characters the database cannot store (NUL) with 422, not 500', async () => {
+    const response = await api.request('POST', '/v1/keys', { key, body: { name: 'a\u0000b' } });
+    expectProblem(response, 422, 'validation-failed');
+  });
+
+  it('answers a forged audit cursor with 422', async () => {
+    const forged = Buffer.from(JSON.stringify(['2024-01-01T00:00:00Z', 'x'])).toString('base64url');
+    expectProblem(await api.request('GET', `/v1/audit?cursor=${forged}`, { key }), 422, 'validation-failed');
+  });
+
   it('answers schema violations with 422 and a pointer per field, without coercing types', async () => {
     const response = await api.request('POST', '/v1/keys', { key, body: { name: 42, extra: true } });
     expectProblem(response, 422, 'validation-failed');

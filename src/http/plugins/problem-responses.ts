@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { type ErrorCode, type FieldError, ServiceError } from '../../errors.js';
-import { isDatabaseUnavailable } from '../../store/database.js';
+import { isDatabaseDataException, isDatabaseUnavailable } from '../../store/database.js';
 import { PROBLEMS, problemType } from '../problems.js';
 import { toFieldErrors } from '../validation.js';
 
@@ -22,13 +22,24 @@ export function sendProblem(
     request_id: String(request.id),
     ...(errors.length > 0 ? { errors } : {}),
   };
-  return reply.code(kind.status).type('application/problem+json').send(body);
+  return reply
+    .code(kind.status)
+    .header('X-Request-Id', String(request.id))
+    .type('application/problem+json')
+    .send(body);
 }
 
 /** Framework errors (parsing, limits, validation) mapped onto the closed list of problems. */
 function classify(error: FastifyError): { code: ErrorCode; detail: string; errors?: FieldError[] } {
   if (error instanceof ServiceError)
     return { code: error.code, detail: error.detail, errors: error.fieldErrors };
+  if (isDatabaseDataException(error)) {
+    // The database refused a value the schema let through (a NUL character, an ill-formed string).
+    return {
+      code: 'validation-failed',
+      detail: 'A value in the request cannot be stored (invalid characters).',
+    };
+  }
   if (isDatabaseUnavailable(error)) {
     return { code: 'service-unavailable', detail: 'The database is unavailable; retry shortly.' };
   }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { AUDIT_PAGE_MAX, listAuditRecords } from '../../audit/audit-query.js';
+import { ServiceError } from '../../errors.js';
 import type { App, AppContext } from '../context.js';
 import { DateTime, json, KEY_AUTH_PROBLEMS, problemResponses, Uuid } from '../schemas.js';
 
@@ -39,6 +40,18 @@ const AuditQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** A date-time the schema accepted but JavaScript cannot represent (a leap second) is a 422. */
+function instant(value: string | undefined, pointer: string): Date | undefined {
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    throw new ServiceError('validation-failed', 'A time filter is not a valid instant.', [
+      { pointer, detail: 'must be an ISO 8601 date-time' },
+    ]);
+  }
+  return date;
+}
+
 export function auditRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/v1/audit',
@@ -70,8 +83,8 @@ export function auditRoutes(app: App, ctx: AppContext): void {
       const { from, to, ...rest } = request.query;
       return listAuditRecords(ctx.db, request.apiKey!.accountId, {
         ...rest,
-        from: from === undefined ? undefined : new Date(from),
-        to: to === undefined ? undefined : new Date(to),
+        from: instant(from, '/from'),
+        to: instant(to, '/to'),
       });
     },
   );

@@ -22,7 +22,7 @@ import { type ListParseSettings, ListSnapshotStore } from './snapshot-store.js';
  * How often an instance looks for versions another instance stored, and whether a scheduled
  * refresh is due. Reading one small table; a new version reaches every instance within this time.
  */
-export const LIST_SYNC_INTERVAL_MS = 30_000;
+export const LIST_SYNC_INTERVAL_MS = 5_000;
 
 export interface ListServiceOptions<TIndex> {
   db: Db;
