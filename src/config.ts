@@ -246,7 +246,7 @@ export const SETTINGS = [
     key: 'workers',
     defaultText: 'auto',
     description:
-      'Server processes sharing the port: `auto` (all cores with DATABASE_URL, 1 on the embedded database) or a number.',
+      'Server processes sharing the port: `auto` (all cores with DATABASE_URL and REDIS_URL, else 1) or a number; more than 1 needs both.',
     parse: (raw, variable) =>
       raw === undefined || raw === '' || raw === 'auto' ? undefined : integer(1, 64, 1)(raw, variable),
   }),
