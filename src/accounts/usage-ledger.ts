@@ -13,12 +13,17 @@ import {
 } from './usage.js';
 
 const CACHED_COUNTERS_MAX = 100_000;
+/**
+ * With several instances (PostgreSQL) a count read here may miss the others' screenings for this
+ * long. Only reads are affected: admission is always the database's conditional increment.
+ */
+export const SHARED_USAGE_READ_TTL_MS = 1_000;
 
 /**
- * The monthly counts: the database is the truth and every increment goes there, atomically. On the
- * embedded database this process is the only writer (the data folder is locked), so it also keeps
- * the counts it has read and changed in memory and answers reads without a query; with PostgreSQL,
- * where other instances count too, every read goes to the database.
+ * The monthly counts: the database is the truth and every increment goes there, atomically. Reads
+ * are kept in memory: on the embedded database this process is the only writer (the data folder
+ * is locked), so a read stays valid until this process counts again; with PostgreSQL, where other
+ * instances count too, a read is reused for at most one second.
  */
 interface AccountMonth {
   account: number;
@@ -27,7 +32,7 @@ interface AccountMonth {
 
 export class UsageLedger {
   /** Per account and month: its count and the counts of those of its keys read so far. */
-  private readonly cached: LRUCache<string, AccountMonth> | undefined;
+  private readonly cached: LRUCache<string, AccountMonth>;
   /** Changes whenever a count starts or ends, so a read racing with a count is not cached. */
   private readonly changes = new Map<string, number>();
 
@@ -36,7 +41,10 @@ export class UsageLedger {
     private readonly clock: Clock,
     soleWriter: boolean,
   ) {
-    this.cached = soleWriter ? new LRUCache({ max: CACHED_COUNTERS_MAX }) : undefined;
+    this.cached = new LRUCache({
+      max: CACHED_COUNTERS_MAX,
+      ...(soleWriter ? {} : { ttl: SHARED_USAGE_READ_TTL_MS }),
+    });
   }
 
   async assertAvailable(subject: UsageSubject): Promise<void> {
@@ -52,7 +60,7 @@ export class UsageLedger {
       await countScreening(this.db, this.clock, subject, alongside);
     } finally {
       this.changed(slot);
-      this.cached?.delete(slot);
+      this.cached.delete(slot);
     }
   }
 
@@ -62,17 +70,17 @@ export class UsageLedger {
   }
 
   private changed(slot: string): void {
-    if (this.cached) this.changes.set(slot, (this.changes.get(slot) ?? 0) + 1);
+    this.changes.set(slot, (this.changes.get(slot) ?? 0) + 1);
   }
 
   private async counts(subject: UsageSubject, month: string): Promise<{ account: number; key: number }> {
     const slot = `${subject.accountId}:${month}`;
-    const entry = this.cached?.get(slot);
+    const entry = this.cached.get(slot);
     const key = entry?.keys.get(subject.keyId);
     if (entry && key !== undefined) return { account: entry.account, key };
     const before = this.changes.get(slot);
     const counts = await readCounts(this.db, subject, month);
-    if (this.cached && this.changes.get(slot) === before) {
+    if (this.changes.get(slot) === before) {
       const fresh = entry ?? { account: counts.account, keys: new Map<string, number>() };
       fresh.account = counts.account;
       fresh.keys.set(subject.keyId, counts.key);

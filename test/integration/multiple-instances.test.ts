@@ -51,6 +51,17 @@ describeWithSharedBackends('two instances sharing one database and Redis', (back
     expect((await second.request('GET', '/v1/usage', { key })).status).toBe(429);
   });
 
+  it('shows a screening counted on one instance in the usage read on the other within a second', async () => {
+    const { key, keyId, account } = await first.createAccount();
+    expect((await second.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(0);
+    await first.runtime.ctx.usage.count({ accountId: account.id, keyId, plan: account.plan });
+    const took = await timeUntil(
+      async () => (await second.request('GET', '/v1/usage', { key })).body.current_month.count === 1,
+      1_500,
+    );
+    expect(took).toBeLessThanOrEqual(1_100);
+  });
+
   it('keeps one audit chain per account when both instances write to it', async () => {
     const { key, account } = await first.createAccount();
     await Promise.all(
