@@ -83,7 +83,7 @@ writeBenchmarkSection(
   'auth',
   `## Authentication overhead: \`GET /v1/usage\` (key lookup, rate limit, audit row, two queries) against \`GET /v1/health\`
 
-One service process, autocannon with ${CONNECTIONS} connections for ${DURATION_SECONDS} s per endpoint, same run (\`npm run bench:auth\`).
+The embedded default in one process, PostgreSQL + Redis with \`WORKERS=auto\` (two processes here); autocannon with ${CONNECTIONS} connections for ${DURATION_SECONDS} s per endpoint, same run (\`npm run bench:auth\`).
 ${machineLine()}. Target: the authenticated path keeps at least 60% of the health endpoint's throughput.
 
 | setup | health req/s | health p99 ms | usage req/s | usage p99 ms | usage / health | errors |

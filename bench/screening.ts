@@ -142,7 +142,8 @@ writeBenchmarkSection(
   'screening',
   `## Screening throughput (\`npm run bench:screening\`)
 
-Every list of \`../shared/data/lists\` loaded (all but OFSI, the default), one service process,
+Every list of \`../shared/data/lists\` loaded (all but OFSI, the default); the embedded default in one
+process, PostgreSQL + Redis with \`WORKERS=auto\` (two processes on this machine);
 autocannon with ${CONNECTIONS} connections for ${DURATION_SECONDS} s per line. Distinct queries are misspelt,
 reordered and transliterated listed names mixed with unrelated names (no two alike, so no cache
 hits); repeated queries cycle over 100 already-cached ones. ${machineLine()}.
