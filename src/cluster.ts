@@ -5,6 +5,9 @@ import { resolveAdminToken } from './accounts/bootstrap.js';
 import { type Config, ConfigError } from './config.js';
 import { serve } from './server.js';
 
+/** A worker that ran this long is considered to have started fine. */
+const WORKER_HEALTHY_AFTER_MS = 10_000;
+
 /**
  * All cores when several processes can act as one: PostgreSQL for the data and Redis for
  * revocations, rate limits and the cache. One otherwise.
@@ -34,12 +37,22 @@ export async function serveProcesses(config: Config, workers: number): Promise<v
   if (admin.generatedFile)
     process.stdout.write(`\nOperator token generated: ${admin.generatedFile} (mode 0600).\n`);
   let stopping = false;
-  const fork = () => cluster.fork({ ADMIN_TOKEN: admin.token });
+  const startedAt = new Map<number, number>();
+  let restartDelayMs = 0;
+  const fork = () => {
+    const worker = cluster.fork({ ADMIN_TOKEN: admin.token });
+    startedAt.set(worker.id, Date.now());
+  };
   for (let i = 0; i < workers; i++) fork();
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
-    logger.error({ pid: worker.process.pid, code, signal }, 'worker died; starting another');
-    fork();
+    // A worker that dies young (bad database URL, bad settings) is restarted with a growing delay,
+    // so a broken deployment does not fork in a tight loop.
+    const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
+    restartDelayMs =
+      lived < WORKER_HEALTHY_AFTER_MS ? Math.min(Math.max(restartDelayMs * 2, 500), 30_000) : 0;
+    logger.error({ pid: worker.process.pid, code, signal, restartDelayMs }, 'worker died; starting another');
+    setTimeout(fork, restartDelayMs);
   });
   const stop = () => {
     if (stopping) return;

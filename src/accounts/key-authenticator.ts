@@ -11,6 +11,11 @@ export const KEY_CACHE_TTL_MS = 60_000;
 /** Without a working invalidation channel, a cached key is trusted at most this long (the revocation bound). */
 export const KEY_CACHE_UNCONFIRMED_TTL_MS = 1_000;
 const KEY_CACHE_MAX_ENTRIES = 50_000;
+/**
+ * A well-formed but unknown key is remembered this long, so a flood of random keys costs no
+ * database lookups. Safe: a key created later has a hash nobody can have presented before.
+ */
+export const UNKNOWN_KEY_CACHE_TTL_MS = 5_000;
 
 export const KEY_INVALIDATION_CHANNEL = 'api-key-invalidation';
 
@@ -44,6 +49,10 @@ interface CacheEntry {
  */
 export class KeyAuthenticator {
   private readonly cache = new LRUCache<string, CacheEntry>({ max: KEY_CACHE_MAX_ENTRIES });
+  private readonly unknown = new LRUCache<string, true>({
+    max: KEY_CACHE_MAX_ENTRIES,
+    ttl: UNKNOWN_KEY_CACHE_TTL_MS,
+  });
   /** Counts invalidations: a lookup that raced with one must not be trusted beyond one second. */
   private invalidations = 0;
 
@@ -60,8 +69,12 @@ export class KeyAuthenticator {
   async authenticate(presented: string): Promise<Authentication> {
     if (!isWellFormedApiKey(presented)) return { outcome: 'malformed' };
     const hash = hashApiKey(presented);
+    if (this.unknown.has(hash)) return { outcome: 'unknown' };
     const key = this.fromCache(hash) ?? (await this.load(hash));
-    if (!key) return { outcome: 'unknown' };
+    if (!key) {
+      this.unknown.set(hash, true);
+      return { outcome: 'unknown' };
+    }
     if (key.revoked) return { outcome: 'revoked', key };
     if (key.accountStatus !== 'active') return { outcome: 'suspended', key };
     return { outcome: 'ok', key };

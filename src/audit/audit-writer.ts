@@ -4,6 +4,11 @@ import { ANONYMOUS_CHAIN_ID, type AuditEntry, auditRowHash, GENESIS_HASH } from 
 
 /** Rows wait in memory at most this long before they are written (one transaction per flush). */
 export const AUDIT_FLUSH_INTERVAL_MS = 100;
+/**
+ * Past this many unwritten rows (the database has been failing for a while) the service refuses
+ * new audited requests with 503 rather than serve what it cannot record or grow without bound.
+ */
+export const AUDIT_QUEUE_MAX_ROWS = 100_000;
 /** A flush starts early once this many rows wait; also the most rows written per transaction. */
 export const AUDIT_FLUSH_BATCH_ROWS = 500;
 
@@ -21,6 +26,7 @@ export class AuditWriter {
   constructor(
     private readonly db: Db,
     private readonly onError: (error: unknown) => void,
+    private readonly maxRows = AUDIT_QUEUE_MAX_ROWS,
   ) {}
 
   record(entry: AuditEntry): void {
@@ -33,6 +39,11 @@ export class AuditWriter {
 
   get pending(): number {
     return this.queue.length;
+  }
+
+  /** True while the backlog is over its bound: new audited requests must be refused. */
+  get saturated(): boolean {
+    return this.queue.length >= this.maxRows;
   }
 
   /** Writes everything queued so far; resolves when it is stored (or has failed and is re-queued). */

@@ -53,8 +53,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     reply.header('X-Request-Id', String(request.id));
   });
   registerProblemResponses(app);
-  registerAuthentication(app, ctx);
+  // The audit trail first: while rows cannot be written, nothing else is looked at.
   registerAuditTrail(app, ctx.audit, ctx.clock);
+  registerAuthentication(app, ctx);
   await registerOpenApi(app, options.version ?? '0.0.0');
 
   healthRoutes(app, ctx);

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANONYMOUS_CHAIN_ID } from '../../src/audit/audit-chain.js';
+import { AuditWriter } from '../../src/audit/audit-writer.js';
+import type { DatabaseSchema } from '../../src/store/schema.js';
 import { backends } from '../support/backends.js';
 import { TestApp } from '../support/test-app.js';
 
@@ -202,6 +205,33 @@ describe.each(backends())('audit writer under a backlog ($name)', (backend) => {
       expect(result.body).toMatchObject({ ok: true, rows_checked: 1_234 });
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe('audit log when the database cannot take the rows', () => {
+  it('refuses new requests with 503 once the unwritten backlog reaches its bound, instead of growing', async () => {
+    const unreachable = new Kysely<DatabaseSchema>({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({
+          connectionString: 'postgres://nobody@127.0.0.1:9/none',
+          connectionTimeoutMillis: 300,
+        }),
+      }),
+    });
+    const api = await TestApp.start(backends()[0]!, {
+      adjust: (ctx) => ({ ...ctx, audit: new AuditWriter(unreachable, () => {}, 3) }),
+    });
+    try {
+      for (let i = 0; i < 3; i++) expect((await api.request('GET', '/v1/usage')).status).toBe(401);
+      const refused = await api.request('GET', '/v1/usage');
+      expect(refused.status).toBe(503);
+      expect(refused.body.type).toBe('/problems/service-unavailable');
+      expect((await api.request('GET', '/v1/health')).status).toBe(200);
+    } finally {
+      await api.app.close();
+      await api.runtime.close();
+      await unreachable.destroy();
     }
   });
 });

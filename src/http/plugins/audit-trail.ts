@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { Clock } from '../../clock.js';
+import { sendProblem } from './problem-responses.js';
 
 /** Paths whose requests are audited; the health check is polled by load balancers and is not. */
 function isAudited(path: string): boolean {
@@ -13,6 +14,18 @@ const MAX_USER_AGENT_LENGTH = 512;
 
 /** One audit row per request, written after the response (batched by the AuditWriter). */
 export function registerAuditTrail(app: FastifyInstance, audit: AuditWriter, clock: Clock): void {
+  // A request that could not be audited is not served (its refusal is still recorded).
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    if (audit.saturated && isAudited(path)) {
+      return sendProblem(
+        request,
+        reply,
+        'service-unavailable',
+        'The audit log cannot be written at the moment.',
+      );
+    }
+  });
   app.addHook('onResponse', async (request: FastifyRequest, reply) => {
     const path = request.url.split('?')[0] ?? request.url;
     if (!isAudited(path)) return;
