@@ -11,7 +11,7 @@ export class EmbeddedDatabaseLock {
 
   static acquire(dataDir: string): EmbeddedDatabaseLock {
     const file = path.join(dataDir, 'pglite.lock');
-    for (let attempt = 0; attempt < 2; attempt++) {
+    for (let attempt = 0; attempt < 3; attempt++) {
       try {
         fs.writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
         return new EmbeddedDatabaseLock(file);
@@ -24,7 +24,7 @@ export class EmbeddedDatabaseLock {
               'Stop that process, use another DATA_DIR, or set DATABASE_URL to share a PostgreSQL database.',
           );
         }
-        fs.rmSync(file, { force: true });
+        takeOverStaleLock(file, owner, dataDir);
       }
     }
     throw new Error(`Could not take the lock ${file}`);
@@ -33,6 +33,27 @@ export class EmbeddedDatabaseLock {
   release(): void {
     fs.rmSync(this.file, { force: true });
   }
+}
+
+/**
+ * Moves a dead owner's lock aside. Renaming is atomic, so of two processes taking over the same
+ * stale lock only one moves it; if what was moved turns out to be a live process's fresh lock (the
+ * other process won in between), it is put back and this process gives way.
+ */
+function takeOverStaleLock(file: string, staleOwner: number, dataDir: string): void {
+  const aside = `${file}.stale-${process.pid}`;
+  try {
+    fs.renameSync(file, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const moved = Number(fs.readFileSync(aside, 'utf8').trim());
+  if (moved !== staleOwner && isRunning(moved)) {
+    fs.renameSync(aside, file);
+    throw new Error(`The embedded database in ${dataDir} is in use by process ${moved}.`);
+  }
+  fs.rmSync(aside, { force: true });
 }
 
 function isRunning(pid: number): boolean {

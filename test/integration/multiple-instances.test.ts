@@ -57,9 +57,10 @@ describeWithSharedBackends('two instances sharing one database and Redis', (back
     await first.runtime.ctx.usage.count({ accountId: account.id, keyId, plan: account.plan });
     const took = await timeUntil(
       async () => (await second.request('GET', '/v1/usage', { key })).body.current_month.count === 1,
-      1_500,
+      2_000,
     );
-    expect(took).toBeLessThanOrEqual(1_100);
+    // One second of cache lifetime, plus the time the polling requests themselves take under load.
+    expect(took).toBeLessThanOrEqual(1_500);
   });
 
   it('keeps one audit chain per account when both instances write to it', async () => {
@@ -83,9 +84,10 @@ describeWithSharedBackends('two instances sharing PostgreSQL without Redis', (ba
       expect((await first.request('DELETE', `/v1/keys/${keyId}`, { key })).status).toBe(204);
       const took = await timeUntil(
         async () => (await second.request('GET', '/v1/usage', { key })).status === 403,
-        1_500,
+        2_000,
       );
-      expect(took).toBeLessThanOrEqual(1_100);
+      // One second of cache lifetime, plus the time the polling requests themselves take under load.
+      expect(took).toBeLessThanOrEqual(1_500);
     } finally {
       await Promise.all([first.close(), second.close()]);
     }
