@@ -6,7 +6,7 @@
  *   npm run bench:auth        # DURATION_SECONDS=10 CONNECTIONS=50 by default
  */
 import autocannon from 'autocannon';
-import { freshSchemaUrl } from './support/postgres-schema.js';
+import { createSchema } from '../test/support/postgres-schema.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
 import { startService } from './support/service.js';
 
@@ -65,7 +65,7 @@ async function measure(setup: string, env: Record<string, string>): Promise<stri
 // No lists: this bench is about the authenticated path, and health then pings only the stores.
 const rows = [await measure('embedded (PGlite, in-memory limiter)', { LISTS_ENABLED: 'none' })];
 if (process.env.DATABASE_URL && process.env.REDIS_URL) {
-  const schema = await freshSchemaUrl(process.env.DATABASE_URL);
+  const schema = await createSchema(process.env.DATABASE_URL, `bench_${Date.now().toString(36)}`);
   try {
     rows.push(
       await measure('PostgreSQL + Redis', {

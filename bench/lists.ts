@@ -1,5 +1,4 @@
 import path from 'node:path';
-import pg from 'pg';
 import pino from 'pino';
 import { systemClock } from '../src/clock.js';
 import { KNOWN_LIST_IDS } from '../src/config.js';
@@ -7,6 +6,7 @@ import { NameIndex } from '../src/matching/index.js';
 import { ListService } from '../src/sources/lists/list-service.js';
 import { matchableEntity } from '../src/sources/lists/loaded-lists.js';
 import { openDatabase } from '../src/store/database.js';
+import { createSchema } from '../test/support/postgres-schema.js';
 import { makeQueries } from './matching/queries.js';
 
 /**
@@ -110,11 +110,10 @@ function compareIndexLayouts(view: ReturnType<ListService<NameIndex>['view']>) {
 if (!(globalThis as { gc?: unknown }).gc)
   console.log('note: run under node --expose-gc for stable RSS figures');
 // On PostgreSQL the bench works in a schema of its own, dropped at the end.
-const schema = `bench_lists_${Date.now().toString(36)}`;
-const databaseUrl = process.env.DATABASE_URL
-  ? await benchSchema(process.env.DATABASE_URL, `CREATE SCHEMA ${schema}`)
+const schema = process.env.DATABASE_URL
+  ? await createSchema(process.env.DATABASE_URL, `bench_lists_${Date.now().toString(36)}`)
   : undefined;
-const db = await openDatabase({ databaseUrl, poolSize: 4 });
+const db = await openDatabase({ databaseUrl: schema?.url, poolSize: 4 });
 try {
   const first = await parseAndIndex(db);
   await first.close();
@@ -123,15 +122,5 @@ try {
   compareIndexLayouts(view);
 } finally {
   await db.close();
-  if (process.env.DATABASE_URL) await benchSchema(process.env.DATABASE_URL, `DROP SCHEMA ${schema} CASCADE`);
-}
-
-async function benchSchema(url: string, statement: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(statement);
-  await client.end();
-  const scoped = new URL(url);
-  scoped.searchParams.set('options', `-c search_path=${schema}`);
-  return scoped.toString();
+  await schema?.drop();
 }

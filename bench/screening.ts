@@ -7,9 +7,9 @@
  *   npm run bench:screening      # DURATION_SECONDS=15 CONNECTIONS=50 by default
  */
 import autocannon from 'autocannon';
+import { createSchema } from '../test/support/postgres-schema.js';
 import { loadListEntities } from './matching/list-names.js';
 import { makeQueries } from './matching/queries.js';
-import { freshSchemaUrl } from './support/postgres-schema.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
 import { type RunningService, startService } from './support/service.js';
 
@@ -124,7 +124,7 @@ async function measure(setup: string, env: Record<string, string>, queries: stri
 const queries = distinctQueries(200_000);
 const rows = await measure('embedded', {}, queries);
 if (process.env.DATABASE_URL && process.env.REDIS_URL) {
-  const schema = await freshSchemaUrl(process.env.DATABASE_URL);
+  const schema = await createSchema(process.env.DATABASE_URL, `bench_${Date.now().toString(36)}`);
   try {
     rows.push(
       ...(await measure(

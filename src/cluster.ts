@@ -49,6 +49,7 @@ export async function serveProcesses(config: Config, workers: number): Promise<v
     // A worker that dies young (bad database URL, bad settings) is restarted with a growing delay,
     // so a broken deployment does not fork in a tight loop.
     const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
+    startedAt.delete(worker.id);
     restartDelayMs =
       lived < WORKER_HEALTHY_AFTER_MS ? Math.min(Math.max(restartDelayMs * 2, 500), 30_000) : 0;
     logger.error({ pid: worker.process.pid, code, signal, restartDelayMs }, 'worker died; starting another');

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
+import { millisecondsSince } from './clock.js';
 import type { Db } from './store/database.js';
 
 export type ComponentState = 'up' | 'down';
@@ -64,6 +65,6 @@ export async function checkHealth(
     database,
     cache,
     sources: sourceStates,
-    latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    latency_ms: millisecondsSince(started),
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+
 import type { TestProject } from 'vitest/node';
+import { createSchema } from './support/postgres-schema.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,17 +26,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('postgresUrl', undefined);
     return async () => {};
   }
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${runId}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.searchParams.set('options', `-c search_path=${runId}`);
-  project.provide('postgresUrl', url.toString());
-  return async () => {
-    const client = new pg.Client({ connectionString: baseUrl });
-    await client.connect();
-    await client.query(`DROP SCHEMA ${runId} CASCADE`);
-    await client.end();
-  };
+  const schema = await createSchema(baseUrl, runId);
+  project.provide('postgresUrl', schema.url);
+  return schema.drop;
 }

@@ -15,11 +15,18 @@ export interface AdminTokenSource {
   generatedFile?: string;
 }
 
+/** The token a server generated into `DATA_DIR/admin-token`, if there is one. */
+export function readStoredAdminToken(dataDir: string): string | undefined {
+  const file = path.join(dataDir, ADMIN_TOKEN_FILE);
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : undefined;
+}
+
 /** `ADMIN_TOKEN` if set; else the token kept in `DATA_DIR/admin-token`, generated (mode 0600) if absent. */
 export function resolveAdminToken(configured: string | undefined, dataDir: string): AdminTokenSource {
   if (configured) return { token: configured };
+  const stored = readStoredAdminToken(dataDir);
+  if (stored) return { token: stored };
   const file = path.join(dataDir, ADMIN_TOKEN_FILE);
-  if (fs.existsSync(file)) return { token: fs.readFileSync(file, 'utf8').trim() };
   fs.mkdirSync(dataDir, { recursive: true });
   const token = randomBytes(32).toString('base64url');
   fs.writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/database.js';
 
@@ -40,20 +41,21 @@ export class LastUsedRecorder {
     await this.flushing;
   }
 
+  // One statement for the whole batch: at shutdown with the database slow, pending keys must not
+  // each wait their own turn.
   private async write(batch: [string, Date][]): Promise<void> {
-    for (const [keyId, usedAt] of batch) {
-      try {
-        await this.db
-          .updateTable('api_keys')
-          .set({ last_used_at: usedAt })
-          .where('id', '=', keyId)
-          .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', usedAt)]))
-          .execute();
-      } catch (error) {
-        // A lost last-used time is not worth failing anything for; the next use writes it again.
-        this.lastWritten.delete(keyId);
-        this.onError(error);
-      }
+    if (batch.length === 0) return;
+    try {
+      await sql`
+        UPDATE api_keys SET last_used_at = used.at
+        FROM unnest(${batch.map(([id]) => id)}::uuid[], ${batch.map(([, at]) => at)}::timestamptz[]) AS used(id, at)
+        WHERE api_keys.id = used.id AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at < used.at)`.execute(
+        this.db,
+      );
+    } catch (error) {
+      // A lost last-used time is not worth failing anything for; the next use writes it again.
+      for (const [keyId] of batch) this.lastWritten.delete(keyId);
+      this.onError(error);
     }
   }
 }

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { ADMIN_TOKEN_FILE } from '../accounts/bootstrap.js';
+import { ADMIN_TOKEN_FILE, readStoredAdminToken } from '../accounts/bootstrap.js';
 import type { Config } from '../config.js';
 
 /** How long the CLI waits for the service before saying it is unreachable. */
@@ -10,15 +9,11 @@ export class CliError extends Error {}
 
 /** The operator token the CLI sends: `ADMIN_TOKEN`, else the one the server generated into `DATA_DIR`. */
 export function readAdminToken(config: Config): string {
-  if (config.adminToken) return config.adminToken;
-  const file = path.join(config.dataDir, ADMIN_TOKEN_FILE);
-  try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch {
-    throw new CliError(
-      `No operator token: set ADMIN_TOKEN, or run where ${file} exists (the server writes it).`,
-    );
-  }
+  const token = config.adminToken ?? readStoredAdminToken(config.dataDir);
+  if (token) return token;
+  throw new CliError(
+    `No operator token: set ADMIN_TOKEN, or run where ${path.join(config.dataDir, ADMIN_TOKEN_FILE)} exists (the server writes it).`,
+  );
 }
 
 /** Talks to a running server's operator API; turns every failure into a sentence for the operator. */

@@ -1,3 +1,4 @@
+import { millisecondsSince } from '../clock.js';
 import type { Flag } from '../sources/flag.js';
 import type { Source, SourceQuery } from '../sources/source.js';
 
@@ -54,7 +55,7 @@ export async function fanOut(sources: readonly Source[], query: SourceQuery): Pr
       try {
         return await withTimeout(source, query);
       } finally {
-        durations[source.id] = Math.round((performance.now() - started) * 1000) / 1000;
+        durations[source.id] = millisecondsSince(started);
       }
     }),
   );

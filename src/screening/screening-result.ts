@@ -15,10 +15,11 @@ export interface ScreeningResult {
   timestamp: string;
 }
 
-/** What is stored and cached: the result without the per-request fields. */
-export type StoredResult = Omit<ScreeningResult, 'cache_hit' | 'duration_ms'> & { duration_ms: number };
+/** What is stored and cached: the result without `cache_hit`, which belongs to each answer. */
+export type StoredResult = Omit<ScreeningResult, 'cache_hit'>;
 
-export type QueryType = 'person' | 'entity';
+/** One query type for the whole service: the matching engine's. */
+export type { QueryType } from '../matching/index.js';
 
 /** The options that shape a screening's answer, after defaults: part of the cache key and stored. */
 export interface EffectiveOptions {

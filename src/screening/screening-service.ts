@@ -2,7 +2,7 @@ import type { AuthenticatedKey } from '../accounts/key-authenticator.js';
 import { PLANS } from '../accounts/plans.js';
 import type { UsageSubject } from '../accounts/usage.js';
 import type { UsageLedger } from '../accounts/usage-ledger.js';
-import type { Clock } from '../clock.js';
+import { type Clock, millisecondsSince } from '../clock.js';
 import { notFound, ServiceError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Source } from '../sources/source.js';
@@ -51,7 +51,11 @@ export class ScreeningService {
     const cached = await this.deps.cache.get(cacheKey);
     if (cached !== undefined) {
       await this.deps.usage.count(subject);
-      return { ...(JSON.parse(cached) as StoredResult), cache_hit: true, duration_ms: elapsed(started) };
+      return {
+        ...(JSON.parse(cached) as StoredResult),
+        cache_hit: true,
+        duration_ms: millisecondsSince(started),
+      };
     }
 
     const outcome = await fanOut(resolved.sources, {
@@ -73,7 +77,7 @@ export class ScreeningService {
       sources_queried: outcome.sources_queried,
       sources_matched: outcome.sources_matched,
       timestamp: this.deps.clock.now().toISOString(),
-      duration_ms: elapsed(started),
+      duration_ms: millisecondsSince(started),
     };
     await storeScreening(this.deps.usage, subject, {
       result,
@@ -95,8 +99,4 @@ export class ScreeningService {
     if (!stored) throw notFound('The screening');
     return { ...stored, cache_hit: false };
   }
-}
-
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 1000) / 1000;
 }

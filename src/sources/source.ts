@@ -1,3 +1,4 @@
+import type { QueryType } from '../matching/index.js';
 import type { Flag } from './flag.js';
 
 export type SourceKind = 'direct_feed' | 'watchlist_provider' | 'adverse_media' | 'corporate_registry';
@@ -7,7 +8,7 @@ export type SourceHealth = 'up' | 'slow' | 'down';
 export interface SourceQuery {
   /** The query trimmed, NFKC-normalised and case-folded. */
   entity: string;
-  type: 'person' | 'entity';
+  type: QueryType;
   threshold: number;
   /** At most this many flags per source. */
   limit: number;

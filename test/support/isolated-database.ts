@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
 import type { Backend } from './backends.js';
+import { createSchema } from './postgres-schema.js';
 
 /**
  * The official lists are shared by the whole database (not per account), so a test about list
@@ -12,24 +12,9 @@ export async function isolatedBackend(
   backend: Backend,
 ): Promise<{ backend: Backend; drop(): Promise<void> }> {
   if (!backend.databaseUrl) return { backend, drop: async () => {} };
-  const schema = `${inject('runId')}_l${randomBytes(4).toString('hex')}`;
-  const base = new URL(backend.databaseUrl);
-  base.searchParams.delete('options');
-  await query(base.toString(), `CREATE SCHEMA ${schema}`);
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    backend: { ...backend, databaseUrl: url.toString() },
-    drop: () => query(base.toString(), `DROP SCHEMA ${schema} CASCADE`),
-  };
-}
-
-async function query(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
+  const schema = await createSchema(
+    backend.databaseUrl,
+    `${inject('runId')}_l${randomBytes(4).toString('hex')}`,
+  );
+  return { backend: { ...backend, databaseUrl: schema.url }, drop: schema.drop };
 }

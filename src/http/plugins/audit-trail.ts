@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import type { Clock } from '../../clock.js';
+import { type Clock, roundMilliseconds } from '../../clock.js';
+import { requestPath } from '../request-path.js';
 import { sendProblem } from './problem-responses.js';
 
 /** Paths whose requests are audited; the health check is polled by load balancers and is not. */
@@ -16,7 +17,7 @@ const MAX_USER_AGENT_LENGTH = 512;
 export function registerAuditTrail(app: FastifyInstance, audit: AuditWriter, clock: Clock): void {
   // A request that could not be audited is not served (its refusal is still recorded).
   app.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?')[0] ?? request.url;
+    const path = requestPath(request);
     if (audit.saturated && isAudited(path)) {
       return sendProblem(
         request,
@@ -27,7 +28,7 @@ export function registerAuditTrail(app: FastifyInstance, audit: AuditWriter, clo
     }
   });
   app.addHook('onResponse', async (request: FastifyRequest, reply) => {
-    const path = request.url.split('?')[0] ?? request.url;
+    const path = requestPath(request);
     if (!isAudited(path)) return;
     const key = request.apiKey;
     const userAgent = request.headers['user-agent'];
@@ -44,7 +45,7 @@ export function registerAuditTrail(app: FastifyInstance, audit: AuditWriter, clo
         reply.statusCode === 404 && !request.routeOptions.url ? null : (request.routeOptions.url ?? null),
       path: path.slice(0, 2048),
       status: reply.statusCode,
-      latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
+      latency_ms: roundMilliseconds(reply.elapsedTime),
       client_ip: request.ip ?? null,
       user_agent: typeof userAgent === 'string' ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null,
     });

@@ -3,6 +3,7 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { type ErrorCode, type FieldError, ServiceError } from '../../errors.js';
 import { isDatabaseDataException, isDatabaseUnavailable } from '../../store/database.js';
 import { PROBLEMS, problemType } from '../problems.js';
+import { requestPath } from '../request-path.js';
 import { toFieldErrors } from '../validation.js';
 
 export function sendProblem(
@@ -18,7 +19,7 @@ export function sendProblem(
     title: kind.title,
     status: kind.status,
     detail,
-    instance: request.url.split('?')[0] ?? request.url,
+    instance: requestPath(request),
     request_id: String(request.id),
     ...(errors.length > 0 ? { errors } : {}),
   };
@@ -87,7 +88,7 @@ export function registerProblemResponses(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
+    const path = requestPath(request);
     const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) =>
       knownRoutes.find(m, path),
     );

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { roundMilliseconds } from '../../clock.js';
 import { QUERY_MAX_CODE_POINTS } from '../../screening/screening-policy.js';
 import { KNOWN_SOURCE_IDS } from '../../sources/source-ids.js';
 import type { App, AppContext } from '../context.js';
@@ -102,7 +103,7 @@ export function screenRoutes(app: App, ctx: AppContext): void {
       preSerialization: async (_request, reply, payload: unknown) => {
         const result = payload as { duration_ms?: unknown } | null;
         if (reply.statusCode === 200 && typeof result?.duration_ms === 'number') {
-          result.duration_ms = Math.round(reply.elapsedTime * 1000) / 1000;
+          result.duration_ms = roundMilliseconds(reply.elapsedTime);
         }
         return payload;
       },
