@@ -62,10 +62,11 @@ export class AnchorBound {
   }
 
   /** Reads the query once per search; call after the collector and the cache are set for it. */
-  prepare(query: PreparedName): void {
+  prepare(query: PreparedName): BoundQuery {
     this.q.read(query, originalScriptCode(query));
     this.mergeFilter.read(this.q);
     this.perToken.reset();
+    return this.q;
   }
 
   /** Upper bound of the (name-type adjusted) score of name `name` against the prepared query. */

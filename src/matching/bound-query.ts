@@ -1,3 +1,4 @@
+import { letterBit } from './name-letters.js';
 import { CLASS_CODE } from './name-table.js';
 import { MAX_TOKENS } from './prepare.js';
 import type { PreparedName } from './prepared.js';
@@ -35,11 +36,6 @@ function ceilingsAgainst(mask: number): number[] {
 export const CEILINGS: readonly (readonly number[])[] = Array.from({ length: MASK_COUNT }, (_, mask) =>
   ceilingsAgainst(mask),
 );
-
-/** One bit per letter A-Z, bit 26 for anything else: a cheap test that two tokens may share a first letter. */
-export function letterBit(code: number): number {
-  return code >= 65 && code <= 90 ? 1 << (code - 65) : 1 << 26;
-}
 
 export class BoundQuery {
   query: PreparedName | null = null;

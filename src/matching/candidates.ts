@@ -3,6 +3,18 @@ import type { IndexData } from './index-data.js';
 import type { PreparedQuery } from './prepared-query.js';
 
 /**
+ * The most one occurrence of index token `id`, anchored to the query tokens in `bits`, adds to an
+ * alignment's weighted similarities: its best similarity times the pair's weight.
+ */
+const SCRATCH_SIZE = 4;
+const STAMP = 0;
+const BITS = 1;
+const MASS = 2;
+const WEIGHT = 3;
+
+export type TokenMass = (id: number, bits: number) => number;
+
+/**
  * Candidate retrieval: the names that share an anchor with the query (see anchors.ts). Because a
  * name without an anchor cannot score above ANCHOR_FREE_CAP, scoring only these candidates finds
  * every name a brute-force scan would find at thresholds above that cap.
@@ -15,14 +27,34 @@ export class CandidateCollector {
   private readonly tokenStamp: Int32Array;
   /** Bit i set: the token is anchored to query token i (valid when its stamp is current). */
   readonly anchoredBits: Int32Array;
-  private readonly nameStamp: Int32Array;
+  /**
+   * Per name, side by side (one cache line per name: candidates arrive in no particular order): the
+   * search generation that last saw it, the query tokens anchored to it (bit i: to query token i),
+   * and the summed mass (see TokenMass) and weight of its anchored tokens.
+   */
+  private readonly nameScratch: Float64Array;
   readonly candidates: number[] = [];
   private readonly hitTokens: number[] = [];
 
   constructor(private readonly data: IndexData) {
     this.tokenStamp = new Int32Array(data.vocabulary.tokens.length);
     this.anchoredBits = new Int32Array(data.vocabulary.tokens.length);
-    this.nameStamp = new Int32Array(data.prepared.length);
+    this.nameScratch = new Float64Array(data.prepared.length * SCRATCH_SIZE);
+  }
+
+  /** Query tokens anchored to some token of candidate `name` (valid for the names `collect` returned). */
+  anchoredToName(name: number): number {
+    return this.nameScratch[name * SCRATCH_SIZE + BITS]!;
+  }
+
+  /** The summed mass of candidate `name`'s anchored tokens, one term per occurrence. */
+  anchoredMass(name: number): number {
+    return this.nameScratch[name * SCRATCH_SIZE + MASS]!;
+  }
+
+  /** The summed weight of candidate `name`'s anchored tokens, one term per occurrence. */
+  anchoredWeight(name: number): number {
+    return this.nameScratch[name * SCRATCH_SIZE + WEIGHT]!;
   }
 
   /** Bit i set: token `id` is anchored to query token i in the current search. */
@@ -35,7 +67,7 @@ export class CandidateCollector {
     return this.tokenStamp[id] === this.generation && ((this.anchoredBits[id]! >> i) & 1) === 1;
   }
 
-  collect(query: PreparedQuery): number[] {
+  collect(query: PreparedQuery, mass: TokenMass): number[] {
     this.generation++;
     this.candidates.length = 0;
     const hitTokens = this.hitTokens;
@@ -55,18 +87,32 @@ export class CandidateCollector {
         }
       }
     }
-    for (const id of hitTokens) this.addNames(this.data.tokenNames[id]!);
+    const weights = this.data.tokenTable.weight;
+    for (const id of hitTokens) {
+      const bits = this.anchoredBits[id]!;
+      this.addNames(this.data.tokenNames[id]!, bits, mass(id, bits), weights[id]!);
+    }
     this.collectMerged(query);
     return this.candidates;
   }
 
-  private addNames(names: Int32Array): void {
-    for (let k = 0; k < names.length; k++) this.addName(names[k]!);
+  private addNames(names: Int32Array, bits: number, mass: number, weight: number): void {
+    for (let k = 0; k < names.length; k++) this.addName(names[k]!, bits, mass, weight);
   }
 
-  private addName(name: number): void {
-    if (this.nameStamp[name] === this.generation) return;
-    this.nameStamp[name] = this.generation;
+  private addName(name: number, bits: number, mass: number, weight: number): void {
+    const scratch = this.nameScratch;
+    const at = name * SCRATCH_SIZE;
+    if (scratch[at + STAMP] === this.generation) {
+      scratch[at + BITS] = scratch[at + BITS]! | bits;
+      scratch[at + MASS]! += mass;
+      scratch[at + WEIGHT]! += weight;
+      return;
+    }
+    scratch[at + STAMP] = this.generation;
+    scratch[at + BITS] = bits;
+    scratch[at + MASS] = mass;
+    scratch[at + WEIGHT] = weight;
     this.candidates.push(name);
   }
 
@@ -75,7 +121,7 @@ export class CandidateCollector {
     const { vocabulary, tokenNames } = this.data;
     for (const { text } of query.joined) {
       for (const id of vocabulary.mergeableByText.get(text) ?? []) {
-        if (canAnchor(vocabulary.tokens[id]!)) this.addNames(tokenNames[id]!);
+        if (canAnchor(vocabulary.tokens[id]!)) this.addNames(tokenNames[id]!, 0, 0, 0);
       }
     }
     for (const [first, second] of query.splits) this.collectSplit(first, second);
@@ -92,7 +138,7 @@ export class CandidateCollector {
     for (const id of walkFirst ? firstIds : secondIds) {
       const names = tokenNames[id]!;
       for (let k = 0; k < names.length; k++) {
-        if (this.hasAdjacent(names[k]!, first, second)) this.addName(names[k]!);
+        if (this.hasAdjacent(names[k]!, first, second)) this.addName(names[k]!, 0, 0, 0);
       }
     }
   }

@@ -13,7 +13,7 @@ export interface IndexData {
   readonly names: readonly MatchableName[];
   readonly prepared: readonly PreparedName[];
   readonly vocabulary: Vocabulary;
-  /** Token id -> ids of the names containing it (ascending, no duplicates). */
+  /** Token id -> ids of the names containing it, ascending, once per occurrence (`MOHAMMED ALI MOHAMMED` twice). */
   readonly tokenNames: readonly Int32Array[];
   /** The distinct sources; names refer to them by position. */
   readonly sources: readonly string[];

@@ -3,6 +3,7 @@ import { CandidateOrder } from './candidate-order.js';
 import { CandidateCollector } from './candidates.js';
 import { nameTypeAdjusted, preparationFor } from './entity-score.js';
 import type { IndexData } from './index-data.js';
+import { NameCeiling } from './name-ceiling.js';
 import { explain, scoreNames } from './name-score.js';
 import { buildNameTable, buildTokenTable } from './name-table.js';
 import { prepareName } from './prepare.js';
@@ -34,6 +35,7 @@ export class NameIndex {
   private readonly collector: CandidateCollector;
   private readonly cache: QuerySimilarityCache;
   private readonly anchorBound: AnchorBound;
+  private readonly ceiling: NameCeiling;
   private readonly order = new CandidateOrder();
 
   private constructor(private readonly data: IndexData) {
@@ -42,6 +44,13 @@ export class NameIndex {
     this.anchorBound = new AnchorBound(
       data.tokenTable,
       data.nameTable,
+      data.vocabulary,
+      this.collector,
+      this.cache,
+    );
+    this.ceiling = new NameCeiling(
+      data.nameTable,
+      data.tokenTable,
       data.vocabulary,
       this.collector,
       this.cache,
@@ -138,20 +147,29 @@ export class NameIndex {
     return best;
   }
 
-  /** Retrieved candidates that pass the filters and can reach the threshold, highest bound first. */
+  /**
+   * Retrieved candidates that pass the filters and can reach the threshold, highest bound first:
+   * first the name ceiling (name-ceiling.ts, a few reads per name) and, for the few that pass it,
+   * the anchor bound (anchor-bound.ts, tighter, reads every token of the name).
+   */
   private rankCandidates(query: PreparedQuery, options: PreparedSearchOptions): void {
-    const { data, collector, cache, order, anchorBound } = this;
+    const { data, collector, cache, order, anchorBound, ceiling } = this;
     const sources = options.sources ? new Set(options.sources) : null;
     const allowed = sources ? Uint8Array.from(data.sources, (s) => (sources.has(s) ? 1 : 0)) : null;
     const kinds = options.kinds ? new Set(options.kinds) : null;
     cache.reset(query.name);
     order.reset();
-    const candidates = collector.collect(query);
-    anchorBound.prepare(query.name);
+    const q = anchorBound.prepare(query.name);
+    ceiling.prepare(q);
+    const candidates = collector.collect(query, (id, bits) => ceiling.tokenMass(id, bits));
     for (let k = 0; k < candidates.length; k++) {
       const name = candidates[k]!;
       if (allowed && allowed[data.nameTable.source[name]!] === 0) continue;
       if (kinds && !kinds.has(data.entityKinds[data.nameEntity[name]!]!)) continue;
+      const anchored = collector.anchoredToName(name);
+      const mass = collector.anchoredMass(name);
+      // The name ceiling costs a few reads; the anchor bound, tighter, reads every token of the name.
+      if (ceiling.ceiling(name, anchored, mass, collector.anchoredWeight(name)) < options.threshold) continue;
       const bound = anchorBound.bound(name);
       if (bound >= options.threshold) order.add(name, bound);
     }
@@ -204,10 +222,7 @@ function compareKeys(a: string, b: string): number {
 function invertTokens(prepared: readonly PreparedName[], vocabularySize: number): Int32Array[] {
   const lists: number[][] = Array.from({ length: vocabularySize }, () => []);
   prepared.forEach((name, n) => {
-    for (const token of name.tokens) {
-      const list = lists[token.id]!;
-      if (list[list.length - 1] !== n) list.push(n);
-    }
+    for (const token of name.tokens) lists[token.id]!.push(n);
   });
   return lists.map((list) => Int32Array.from(list));
 }

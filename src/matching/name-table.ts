@@ -1,4 +1,5 @@
 import { isMergeable } from './anchors.js';
+import { MERGE_KEY_SIZE, RECORD_SIZE, recordMergeKeys, recordNameLetters } from './name-letters.js';
 import type { PreparedName, PreparedToken, TokenClass } from './prepared.js';
 import type { Script } from './script.js';
 import type { NameType } from './types.js';
@@ -42,6 +43,11 @@ export interface NameTable {
   readonly weak: Uint8Array;
   /** Per name: the script index of its original-script form, or -1 when it has none. */
   readonly originalScript: Int8Array;
+  /** Per name, RECORD_SIZE integers for the name ceiling (name-letters.ts). */
+  readonly letters: Int32Array;
+  readonly weightTop: Float64Array;
+  /** Aligned with tokenIds, MERGE_KEY_SIZE per token: its merge keys (name-letters.ts). */
+  readonly mergeKeys: Int32Array;
 }
 
 const SCRIPTS: readonly Script[] = [
@@ -104,16 +110,38 @@ export function buildNameTable(
   const classMask = new Uint8Array(prepared.length);
   const weak = new Uint8Array(prepared.length);
   const originalScript = new Int8Array(prepared.length);
+  const letters = new Int32Array(prepared.length * RECORD_SIZE);
+  const weightTop = new Float64Array(total);
+  const mergeKeys = new Int32Array(total * MERGE_KEY_SIZE);
   prepared.forEach((p, n) => {
     let mask = 0;
+    const start = tokenStart[n]!;
     p.tokens.forEach((t, k) => {
-      tokenIds[tokenStart[n]! + k] = t.id;
+      tokenIds[start + k] = t.id;
       mask |= 1 << CLASS_CODE[t.cls];
+    });
+    const weights = p.tokens.map((t) => t.weight).sort((a, b) => b - a);
+    let sum = 0;
+    weights.forEach((w, k) => {
+      sum += w;
+      weightTop[start + k] = sum;
     });
     classMask[n] = mask;
     source[n] = nameSource(n);
     weak[n] = nameTypes[n] === 'weak_aka' ? 1 : 0;
     originalScript[n] = originalScriptCode(p);
+    recordNameLetters(letters, n, p.tokens, weak[n] === 1, originalScript[n]!);
+    recordMergeKeys(mergeKeys, start, p.tokens);
   });
-  return { tokenStart, tokenIds, source, classMask, weak, originalScript };
+  return {
+    tokenStart,
+    tokenIds,
+    source,
+    classMask,
+    weak,
+    originalScript,
+    letters,
+    weightTop,
+    mergeKeys,
+  };
 }

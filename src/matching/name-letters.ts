@@ -1,0 +1,163 @@
+import { isMergeable } from './anchors.js';
+import type { PreparedToken } from './prepared.js';
+
+/**
+ * Per name, what the name ceiling (name-ceiling.ts) reads: what its tokens can pair with without an
+ * anchor, as bit masks, and its weight. Every relation without an anchor needs a shared first
+ * letter (an initial and the word it begins, an identical particle or number) and, for a merge
+ * (`BINLADEN` / `BIN LADIN`), lengths at most one apart (see `mergePossible`). Letters are one bit
+ * each (A-Z, bit 26 for anything else); lengths one bit each (31 and more share bit 31). A merge is
+ * compared on consonant skeletons when a token comes from an abjad script (a name's tokens, like a
+ * query's, are all abjad or none), so merge masks exist in both forms. The masks over-approximate:
+ * the ceiling only needs them never to miss a relation.
+ *
+ * One record of RECORD_SIZE integers per name, side by side, because the ceiling reads all of it
+ * for thousands of names in no particular order: one cache line per name instead of one per field.
+ */
+export const RECORD_SIZE = 16;
+/** First letters of the name's initials (identical initials; initials against query words). */
+export const INITIALS = 0;
+/** First letters of its particles (identical particles). */
+export const PARTICLES = 1;
+/** First letters of its words and particles (query initials pair with them). */
+export const WORD_LIKE = 2;
+/** Flags: transliterated from an abjad script, has a number, has a legal form, is a weak alias. */
+export const FLAGS = 3;
+export const ABJAD_FLAG = 1;
+export const NUMBER_FLAG = 2;
+export const LEGAL_FLAG = 4;
+export const WEAK_FLAG = 8;
+/** Twice the name's summed token weight (weights are multiples of 0.5). */
+export const DOUBLE_WEIGHT = 4;
+/** The script index of the name's original-script form, or -1 (see originalScriptCode). */
+export const ORIGINAL_SCRIPT = 5;
+/**
+ * Merge masks, on the text at MERGE and on the skeleton at SKELETON_MERGE: the first letters and
+ * lengths (within one) of its words, which may be two query tokens joined, then the first letters
+ * and joined lengths (within one) of its mergeable adjacent pairs, which one query word may be.
+ */
+export const MERGE = 8;
+export const SKELETON_MERGE = 12;
+export const WORDS = 0;
+export const WORD_LENGTHS = 1;
+export const PAIRS = 2;
+export const PAIR_LENGTHS = 3;
+
+/** One bit per letter A-Z, bit 26 for anything else: a cheap test that two tokens may share a first letter. */
+export function letterBit(code: number): number {
+  return code >= 65 && code <= 90 ? 1 << (code - 65) : 1 << 26;
+}
+
+export function lengthBit(length: number): number {
+  return 1 << (length < 31 ? length : 31);
+}
+
+/** Length bits of `length` and its two neighbours: lengths at most one apart. */
+function nearLengthBits(length: number): number {
+  return lengthBit(length) | lengthBit(length + 1) | (length > 0 ? lengthBit(length - 1) : 0);
+}
+
+function letterIndex(code: number): number {
+  return code >= 65 && code <= 90 ? code - 65 : 26;
+}
+
+/**
+ * A token's merge key, or two adjacent tokens' joined: first letter, second letter, last letter and
+ * length packed in one integer (-1 when empty). Two keys that `mergeKeysMayMatch` rejects belong to
+ * forms more than one edit apart or with different first letters: no merge.
+ */
+export function mergeKey(a: Int32Array, b?: Int32Array): number {
+  const length = a.length + (b ? b.length : 0);
+  if (a.length === 0) return -1;
+  const at = (k: number) => (k < a.length ? a[k]! : b![k - a.length]!);
+  const second = length > 1 ? letterIndex(at(1)) : 31;
+  return (
+    letterIndex(a[0]!) | (second << 5) | (letterIndex(at(length - 1)) << 10) | (Math.min(length, 63) << 15)
+  );
+}
+
+/**
+ * Whether two forms with these merge keys may be within one edit with the same first letter
+ * (`mergePossible`): same first letter, lengths at most one apart, and for forms of three letters
+ * or more the same second letter or the same last: one edit after the first letter leaves the
+ * second letter in place unless it is at the second letter, and then the last letter is untouched.
+ */
+export function mergeKeysMayMatch(x: number, y: number): boolean {
+  if (x < 0 || y < 0 || (x & 31) !== (y & 31)) return false;
+  const lx = x >>> 15;
+  const ly = y >>> 15;
+  if (lx - ly > 1 || ly - lx > 1) return false;
+  if (lx < 3 || ly < 3) return true;
+  return ((x >> 5) & 31) === ((y >> 5) & 31) || ((x >> 10) & 31) === ((y >> 10) & 31);
+}
+
+/** Merge keys per token position, aligned with the name table's tokenIds: MERGE_KEY_SIZE each. */
+export const MERGE_KEY_SIZE = 4;
+/** The word's key (-1 for other classes), then the key of the mergeable pair it starts (or -1); text first, then skeleton. */
+export const WORD_KEY = 0;
+export const PAIR_KEY = 1;
+export const SKELETON_OFFSET = 2;
+
+/** Writes the merge keys of a name's tokens at `out[start * MERGE_KEY_SIZE ...]`. */
+export function recordMergeKeys(out: Int32Array, start: number, tokens: readonly PreparedToken[]): void {
+  tokens.forEach((t, k) => {
+    const at = (start + k) * MERGE_KEY_SIZE;
+    const next = tokens[k + 1];
+    const pair = next !== undefined && isMergeable(t) && isMergeable(next);
+    out[at + WORD_KEY] = t.cls === 'word' ? mergeKey(t.codes) : -1;
+    out[at + PAIR_KEY] = pair ? mergeKey(t.codes, next.codes) : -1;
+    out[at + SKELETON_OFFSET + WORD_KEY] = t.cls === 'word' ? mergeKey(t.skeleton) : -1;
+    out[at + SKELETON_OFFSET + PAIR_KEY] = pair ? mergeKey(t.skeleton, next.skeleton) : -1;
+  });
+}
+
+function firstLetter(codes: Int32Array): number {
+  return letterBit(codes.length > 0 ? codes[0]! : -1);
+}
+
+function recordMerges(
+  out: Int32Array,
+  at: number,
+  tokens: readonly PreparedToken[],
+  form: (t: PreparedToken) => Int32Array,
+): void {
+  tokens.forEach((t, k) => {
+    const codes = form(t);
+    if (t.cls === 'word') {
+      out[at + WORDS]! |= firstLetter(codes);
+      out[at + WORD_LENGTHS]! |= nearLengthBits(codes.length);
+    }
+    const next = tokens[k + 1];
+    if (next && isMergeable(t) && isMergeable(next)) {
+      out[at + PAIRS]! |= firstLetter(codes);
+      out[at + PAIR_LENGTHS]! |= nearLengthBits(codes.length + form(next).length);
+    }
+  });
+}
+
+/** Writes name `n`'s record into `out` (zero-filled). */
+export function recordNameLetters(
+  out: Int32Array,
+  n: number,
+  tokens: readonly PreparedToken[],
+  weak: boolean,
+  originalScript: number,
+): void {
+  const at = n * RECORD_SIZE;
+  let weight = 0;
+  if (weak) out[at + FLAGS]! |= WEAK_FLAG;
+  out[at + ORIGINAL_SCRIPT] = originalScript;
+  for (const t of tokens) {
+    const letter = firstLetter(t.codes);
+    if (t.cls === 'initial') out[at + INITIALS]! |= letter;
+    if (t.cls === 'particle') out[at + PARTICLES]! |= letter;
+    if (t.cls === 'word' || t.cls === 'particle') out[at + WORD_LIKE]! |= letter;
+    if (t.abjad) out[at + FLAGS]! |= ABJAD_FLAG;
+    if (t.cls === 'number') out[at + FLAGS]! |= NUMBER_FLAG;
+    if (t.cls === 'legal') out[at + FLAGS]! |= LEGAL_FLAG;
+    weight += t.weight;
+  }
+  out[at + DOUBLE_WEIGHT] = Math.round(weight * 2);
+  recordMerges(out, at + MERGE, tokens, (t) => t.codes);
+  recordMerges(out, at + SKELETON_MERGE, tokens, (t) => t.skeleton);
+}
