@@ -34,12 +34,24 @@ function distinctQueries(count: number): string[] {
   return [...unique].slice(0, count);
 }
 
-async function run(service: RunningService, path: string, bodies?: string[]): Promise<Figures> {
+/**
+ * One autocannon run: as fast as the service answers, or at a fixed `rate` (requests per second
+ * over all connections; autocannon then corrects the latencies for coordinated omission), which is
+ * how the latency targets are read: p99 at the target throughput, not at saturation, where 50
+ * connections queue by construction (50 in flight at 600/s is 83 ms each on average).
+ */
+async function run(
+  service: RunningService,
+  path: string,
+  bodies?: string[],
+  rate?: number,
+): Promise<Figures> {
   let next = 0;
   const result = await autocannon({
     url: service.url,
     connections: CONNECTIONS,
     duration: DURATION_SECONDS,
+    ...(rate ? { overallRate: rate } : {}),
     requests: [
       {
         method: bodies ? 'POST' : 'GET',
@@ -87,7 +99,18 @@ function row(setup: string, what: string, f: Figures): string {
   return `| ${setup} | ${what} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors} |`;
 }
 
-async function measure(setup: string, env: Record<string, string>, queries: string[]): Promise<string[]> {
+/** The target rates: live screenings per setup, and cache hits. */
+interface Targets {
+  live: number;
+  cached: number;
+}
+
+async function measure(
+  setup: string,
+  env: Record<string, string>,
+  queries: string[],
+  targets: Targets,
+): Promise<string[]> {
   const service = await startService({ LISTS_DIR, ...env });
   try {
     await waitForLists(service);
@@ -107,13 +130,21 @@ async function measure(setup: string, env: Record<string, string>, queries: stri
         body,
         headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
       });
-    const live = await run(service, '/v1/screen', bodies.slice(100));
+    // Distinct bodies for each live run: a body already screened would be a cache hit.
+    const fresh = bodies.slice(100);
+    const half = Math.floor(fresh.length / 2);
+    const live = await run(service, '/v1/screen', fresh.slice(0, half));
+    const liveAtTarget = await run(service, '/v1/screen', fresh.slice(half), targets.live);
     const cached = await run(service, '/v1/screen', repeated);
+    const cachedAtTarget = await run(service, '/v1/screen', repeated, targets.cached);
     const health = await run(service, '/v1/health');
-    console.log(setup, { live, cached, health });
+    console.log(setup, { live, liveAtTarget, cached, cachedAtTarget, health });
+    const ratio = (f: Figures) => `${((f.rps / health.rps) * 100).toFixed(0)}% of health`;
     return [
-      row(setup, 'distinct queries (live)', live),
-      row(setup, 'repeated queries (cache hits)', cached),
+      row(setup, `distinct queries (live), as fast as it answers (${ratio(live)})`, live),
+      row(setup, `distinct queries (live), at ${targets.live}/s`, liveAtTarget),
+      row(setup, `repeated queries (cache hits), as fast as it answers (${ratio(cached)})`, cached),
+      row(setup, `repeated queries (cache hits), at ${targets.cached}/s`, cachedAtTarget),
       row(setup, '`GET /v1/health`', health),
     ];
   } finally {
@@ -122,7 +153,7 @@ async function measure(setup: string, env: Record<string, string>, queries: stri
 }
 
 const queries = distinctQueries(200_000);
-const rows = await measure('embedded', {}, queries);
+const rows = await measure('embedded', {}, queries, { live: 600, cached: 3000 });
 if (process.env.DATABASE_URL && process.env.REDIS_URL) {
   const schema = await createSchema(process.env.DATABASE_URL, `bench_${Date.now().toString(36)}`);
   try {
@@ -131,6 +162,7 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
         'PostgreSQL + Redis',
         { DATABASE_URL: schema.url, REDIS_URL: process.env.REDIS_URL },
         queries,
+        { live: 1500, cached: 3000 },
       )),
     );
   } finally {
@@ -144,7 +176,9 @@ writeBenchmarkSection(
 
 Every list of \`../shared/data/lists\` loaded (all but OFSI, the default); the embedded default in one
 process, PostgreSQL + Redis with \`WORKERS=auto\` (two processes on this machine);
-autocannon with ${CONNECTIONS} connections for ${DURATION_SECONDS} s per line. Distinct queries are misspelt,
+autocannon with ${CONNECTIONS} connections for ${DURATION_SECONDS} s per line, first as fast as the service
+answers (throughput), then at the target rate (latency at that throughput; autocannon corrects for
+coordinated omission). Distinct queries are misspelt,
 reordered and transliterated listed names mixed with unrelated names (no two alike, so no cache
 hits); repeated queries cycle over 100 already-cached ones. ${machineLine()}.
 Targets: embedded ≥ 600 screenings/s with p99 ≤ 25 ms; PostgreSQL + Redis ≥ 1,500/s with p99 ≤ 25 ms;

@@ -33,6 +33,10 @@ export interface Config {
   listUrlUkFcdo: string | undefined;
   listUrlUkOfsi: string | undefined;
   listUrlUsCsl: string | undefined;
+  /** Lets webhooks reach loopback, private and link-local addresses (tests, on-premise receivers). */
+  webhookAllowPrivateNetworks: boolean;
+  /** Lets webhooks use plain http:// (tests, on-premise receivers). */
+  webhookAllowHttp: boolean;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -95,6 +99,15 @@ function parseSecretKey(raw: string | undefined, variable: string): Buffer | und
     throw new ConfigError(variable, 'must be 32 bytes, written as 64 hex characters or as base64');
   }
   return key;
+}
+
+function flag(fallback: boolean) {
+  return (raw: string | undefined, variable: string): boolean => {
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true') return true;
+    if (raw === 'false') return false;
+    throw new ConfigError(variable, `must be true or false, got "${raw}"`);
+  };
 }
 
 function parseAdminToken(raw: string | undefined, variable: string): string | undefined {
@@ -306,6 +319,23 @@ export const SETTINGS = [
   listUrl('LIST_URL_UK_FCDO', 'listUrlUkFcdo', 'UK Sanctions List', 'sanctionslist.fcdo.gov.uk'),
   listUrl('LIST_URL_UK_OFSI', 'listUrlUkOfsi', 'OFSI consolidated', "OFSI's ConList.csv"),
   listUrl('LIST_URL_US_CSL', 'listUrlUsCsl', 'US Consolidated Screening List', 'data.trade.gov'),
+  setting({
+    variable: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
+    key: 'webhookAllowPrivateNetworks',
+    defaultText: 'false',
+    description:
+      'Let webhook URLs resolve to loopback, private, link-local, CGNAT and unique-local addresses. ' +
+      'For tests and on-premise receivers only; a warning is logged at start when on.',
+    parse: flag(false),
+  }),
+  setting({
+    variable: 'WEBHOOK_ALLOW_HTTP',
+    key: 'webhookAllowHttp',
+    defaultText: 'false',
+    description:
+      'Accept plain `http://` webhook URLs. For tests and on-premise receivers only; a warning is logged at start when on.',
+    parse: flag(false),
+  }),
 ] as const;
 
 /** Reads and validates every setting; throws `ConfigError` naming the first bad variable. */

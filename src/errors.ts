@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'payload-too-large',
   'unsupported-media-type',
   'validation-failed',
+  'limit-reached',
   'plan-feature-unavailable',
   'quota-exceeded',
   'rate-limited',

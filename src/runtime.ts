@@ -21,6 +21,15 @@ import { type Database, type Db, openDatabase } from './store/database.js';
 import { RequestRateLimiter } from './store/rate-limiter.js';
 import { connectRedis, waitUntilReady } from './store/redis.js';
 import { MemoryResultCache, RedisResultCache } from './store/result-cache.js';
+import { DeliveryHistoryPurge } from './webhooks/delivery-history-purge.js';
+import { DeliveryWorker } from './webhooks/delivery-worker.js';
+import { EndpointGuard, type EndpointPolicy } from './webhooks/endpoint-guard.js';
+import { SecretBox } from './webhooks/secret-box.js';
+import { loadOrCreateSecretKey } from './webhooks/secret-key.js';
+import { ScreeningWebhooks } from './webhooks/webhook-outbox.js';
+import { WebhookSender } from './webhooks/webhook-sender.js';
+import { WebhookService } from './webhooks/webhook-service.js';
+import { WebhookSubscriptions } from './webhooks/webhook-subscriptions.js';
 
 /** How long start-up waits for Redis before going on without it (it keeps reconnecting). */
 export const REDIS_STARTUP_WAIT_MS = 3_000;
@@ -43,6 +52,8 @@ export interface Runtime {
   redis: Redis | undefined;
   adminTokenFile: string | undefined;
   defaultAccount: DefaultAccount | undefined;
+  /** Sends webhook deliveries; tests call `settle()` on it after moving the clock. */
+  webhookDelivery: DeliveryWorker;
   /** Flushes pending writes, then closes Redis and the database. */
   close(): Promise<void>;
 }
@@ -61,10 +72,26 @@ export interface ServiceDeps {
   /** The official lists; without it none is loaded (tests of other parts). */
   lists?: ListSettings;
   screeningRetentionMonths?: number;
+  /** Webhook settings; without them webhooks reach public https endpoints only and cannot be created. */
+  webhooks?: WebhookSettings;
 }
+
+export interface WebhookSettings {
+  policy: EndpointPolicy;
+  /** The key sealing webhook secrets, obtained when first needed (see `loadOrCreateSecretKey`). */
+  secretKey: () => Buffer;
+}
+
+const NO_WEBHOOK_SETTINGS: WebhookSettings = {
+  policy: { allowPrivateNetworks: false, allowHttp: false },
+  secretKey: () => {
+    throw new Error('no key to seal webhook secrets with was configured');
+  },
+};
 
 export interface Services {
   ctx: AppContext;
+  webhookDelivery: DeliveryWorker;
   /** Writes what is buffered (audit rows, last-used times) and stops listening for broadcasts. */
   close(): Promise<void>;
 }
@@ -101,6 +128,19 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   // Loads the stored list versions; downloads happen in the background.
   await lists.start();
   const retentionMonths = deps.screeningRetentionMonths ?? DEFAULT_RETENTION_MONTHS;
+  const webhookSettings = deps.webhooks ?? NO_WEBHOOK_SETTINGS;
+  const guard = new EndpointGuard(webhookSettings.policy);
+  const secrets = new SecretBox(webhookSettings.secretKey);
+  const webhookDelivery = new DeliveryWorker({
+    db,
+    clock,
+    logger,
+    secrets,
+    sender: new WebhookSender(guard),
+  });
+  const webhookHistory = new DeliveryHistoryPurge(db, clock, logger);
+  // On the embedded database this process is the only writer of webhooks (as for usage counts).
+  const subscriptions = new WebhookSubscriptions(db, deps.databaseKind === 'pglite');
   // The embedded database has one writer, this process; PostgreSQL may have several instances.
   const usage = new UsageLedger(db, clock, deps.databaseKind === 'pglite');
   const screening = new ScreeningService({
@@ -110,9 +150,12 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     cache: redis ? new RedisResultCache(redis, deps.redisKeyPrefix) : new MemoryResultCache(),
     sources: () => lists.enabledLists().map((id) => new ListSource(id, lists)),
     retentionMonths,
+    followUp: new ScreeningWebhooks(clock, subscriptions, () => webhookDelivery.nudge()),
   });
   const retention = new RetentionPurge(db, clock, retentionMonths, logger);
   retention.start();
+  webhookDelivery.start();
+  webhookHistory.start();
   const ctx: AppContext = {
     db,
     clock,
@@ -125,12 +168,15 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     adminToken: deps.adminToken,
     lists,
     screening,
+    webhooks: new WebhookService({ db, clock, guard, secrets, subscriptions }),
     checkHealth: () => checkHealth(db, redis, lists),
   };
   return {
     ctx,
+    webhookDelivery,
     close: async () => {
-      await Promise.all([lists.close(), retention.close()]);
+      // Bounded: attempts in flight get a few seconds, then go out again after the restart.
+      await Promise.all([lists.close(), retention.close(), webhookDelivery.close(), webhookHistory.close()]);
       await Promise.all([audit.flush(), lastUsed.flush()]);
       await broadcast.close();
     },
@@ -162,6 +208,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     databaseKind: database.kind,
     lists: listSettingsFromConfig(config),
     screeningRetentionMonths: config.screeningRetentionMonths,
+    webhooks: webhookSettingsFromConfig(config, logger),
   });
   const defaultAccount = options.bootstrap
     ? await bootstrapDefaultAccount(database.db, services.ctx.accounts)
@@ -172,10 +219,34 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     redis,
     adminTokenFile: admin.generatedFile,
     defaultAccount,
+    webhookDelivery: services.webhookDelivery,
     close: async () => {
       await services.close();
       redis?.disconnect();
       await database.close();
     },
+  };
+}
+
+/** The webhook settings of the configuration; the escape hatches are loud, as they weaken the SSRF guard. */
+function webhookSettingsFromConfig(config: Config, logger: FastifyBaseLogger): WebhookSettings {
+  if (config.webhookAllowPrivateNetworks) {
+    logger.warn(
+      'WEBHOOK_ALLOW_PRIVATE_NETWORKS is on: webhooks may reach loopback and private networks (tests and on-premise receivers only)',
+    );
+  }
+  if (config.webhookAllowHttp) {
+    logger.warn(
+      'WEBHOOK_ALLOW_HTTP is on: webhooks may be sent unencrypted over http:// (tests and on-premise receivers only)',
+    );
+  }
+  if (config.databaseUrl && !config.secretKey) {
+    logger.warn(
+      'SECRET_KEY is unset: webhook secrets are sealed with a key generated into DATA_DIR; every instance sharing this database needs that same key, so set SECRET_KEY when running several',
+    );
+  }
+  return {
+    policy: { allowPrivateNetworks: config.webhookAllowPrivateNetworks, allowHttp: config.webhookAllowHttp },
+    secretKey: () => loadOrCreateSecretKey(config.secretKey, config.dataDir),
   };
 }

@@ -8,18 +8,31 @@ export interface RunningService {
   url: string;
   key: string;
   adminToken: string;
+  /** The service's process id, for measuring its memory and CPU time. */
+  pid: number;
   stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** A data folder to start on (and keep), e.g. to measure a restart; a fresh one by default. */
+  dataDir?: string;
+  /** A built entry (`dist/main.js`) to run as production does; `src/main.ts` under tsx by default. */
+  entry?: string;
 }
 
 /**
  * Starts the service in its own process (as in production: one Node process, JSON logs off) on a
- * fresh data folder and returns the bootstrap key it prints.
+ * fresh data folder (or the one given, which it keeps) and returns the bootstrap key it prints.
  */
-export async function startService(extraEnv: Record<string, string> = {}): Promise<RunningService> {
+export async function startService(
+  extraEnv: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<RunningService> {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'css-bench-'));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'css-bench-'));
   const adminToken = 'bench-admin-token-0123456789abcdef';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const command = options.entry ? [options.entry] : ['--import', 'tsx', 'src/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, command, {
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
@@ -38,7 +51,8 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
   const key = await new Promise<string>((resolve, reject) => {
     const timer = setInterval(async () => {
       const match = /cs_live_[0-9A-Za-z]{32}/.exec(output);
-      if (!match) return;
+      // A restart on a kept folder prints no key (the account exists): listening is enough then.
+      if (!match && !options.dataDir) return;
       // Any answer means it listens; whether its sources are up is each bench's own business.
       const up = await fetch(`http://127.0.0.1:${port}/v1/health`).then(
         () => true,
@@ -46,7 +60,7 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
       );
       if (up) {
         clearInterval(timer);
-        resolve(match[0]);
+        resolve(match?.[0] ?? '');
       }
     }, 100);
     child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${output}`)));
@@ -55,11 +69,12 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
     url: `http://127.0.0.1:${port}`,
     key,
     adminToken,
+    pid: child.pid ?? 0,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -21,13 +21,15 @@ export const SHARED_USAGE_READ_TTL_MS = 1_000;
 
 /**
  * The monthly counts: the database is the truth and every increment goes there, atomically. Reads
- * are kept in memory: on the embedded database this process is the only writer (the data folder
- * is locked), so a read stays valid until this process counts again; with PostgreSQL, where other
- * instances count too, a read is reused for at most one second.
+ * are kept in memory and follow this process's own increments: on the embedded database this
+ * process is the only writer (the data folder is locked), so they stay exact; with PostgreSQL,
+ * where other instances count too, a read is reused for at most one second.
  */
 interface AccountMonth {
   account: number;
   keys: Map<string, number>;
+  /** The slot's change count when these counts were read: increments that started later are not in them. */
+  version: number;
 }
 
 export class UsageLedger {
@@ -53,14 +55,29 @@ export class UsageLedger {
   }
 
   /** Counts one screening (and runs `alongside` with it, see `countScreening`); throws when the month is full. */
-  async count(subject: UsageSubject, alongside?: RawBuilder<unknown>): Promise<void> {
+  async count(
+    subject: UsageSubject,
+    alongside?: Readonly<Record<string, RawBuilder<unknown>>>,
+  ): Promise<void> {
     const slot = `${subject.accountId}:${monthOf(this.clock.now())}`;
-    this.changed(slot);
+    const started = this.changed(slot);
     try {
       await countScreening(this.db, this.clock, subject, alongside);
+      // Counts read before this increment started grew by exactly this screening: keep them rather
+      // than read them again (a read made meanwhile may already hold it: dropped). On PostgreSQL
+      // they still expire with their read, since other instances count too.
+      const entry = this.cached.get(slot);
+      if (entry && entry.version >= started) this.cached.delete(slot);
+      else if (entry) {
+        entry.account++;
+        const key = entry.keys.get(subject.keyId);
+        if (key !== undefined) entry.keys.set(subject.keyId, key + 1);
+      }
+    } catch (error) {
+      this.cached.delete(slot);
+      throw error;
     } finally {
       this.changed(slot);
-      this.cached.delete(slot);
     }
   }
 
@@ -69,8 +86,11 @@ export class UsageLedger {
     return describeUsage(subject, now, await this.counts(subject, monthOf(now)));
   }
 
-  private changed(slot: string): void {
-    this.changes.set(slot, (this.changes.get(slot) ?? 0) + 1);
+  /** Marks a count starting or ending on the slot; returns the slot's new change count. */
+  private changed(slot: string): number {
+    const next = (this.changes.get(slot) ?? 0) + 1;
+    this.changes.set(slot, next);
+    return next;
   }
 
   private async counts(subject: UsageSubject, month: string): Promise<{ account: number; key: number }> {
@@ -78,11 +98,12 @@ export class UsageLedger {
     const entry = this.cached.get(slot);
     const key = entry?.keys.get(subject.keyId);
     if (entry && key !== undefined) return { account: entry.account, key };
-    const before = this.changes.get(slot);
+    const before = this.changes.get(slot) ?? 0;
     const counts = await readCounts(this.db, subject, month);
-    if (this.changes.get(slot) === before) {
-      const fresh = entry ?? { account: counts.account, keys: new Map<string, number>() };
+    if ((this.changes.get(slot) ?? 0) === before) {
+      const fresh = entry ?? { account: counts.account, keys: new Map<string, number>(), version: before };
       fresh.account = counts.account;
+      fresh.version = before;
       fresh.keys.set(subject.keyId, counts.key);
       this.cached.set(slot, fresh);
     }

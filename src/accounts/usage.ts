@@ -42,16 +42,19 @@ export function assertUnderLimit(subject: UsageSubject, accountCount: number, no
 /**
  * Counts one screening, exactly: the increment is conditional on the count being under the
  * limit, so concurrent requests at the edge can never be admitted beyond it. Everything runs as
- * one statement (atomic without a transaction, one round trip): `alongside`, an
- * `INSERT ... SELECT ... FROM admitted`, stores the screening only when it was admitted.
+ * one statement (atomic without a transaction, one round trip): `alongside` names further
+ * statements (`INSERT ... SELECT ... FROM admitted`, run as CTEs under those names, so a later one
+ * may read an earlier one's RETURNING), which store the screening (and what goes with it) only when
+ * it was admitted.
  * Throws `quota-exceeded` when the month is full.
  */
 export async function countScreening(
   db: Db,
   clock: Clock,
   subject: UsageSubject,
-  alongside?: RawBuilder<unknown>,
+  alongside: Readonly<Record<string, RawBuilder<unknown>>> = {},
 ): Promise<void> {
+  const ctes = Object.entries(alongside).map(([name, statement]) => sql`, ${sql.id(name)} AS (${statement})`);
   const limit = PLANS[subject.plan].monthlyScreeningLimit;
   const now = clock.now();
   const month = monthOf(now);
@@ -65,7 +68,7 @@ export async function countScreening(
       INSERT INTO key_usage_counters (key_id, month, count) SELECT ${subject.keyId}, ${month}, 1 FROM admitted
       ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage_counters.count + 1
       RETURNING 1
-    )${alongside ? sql`, stored AS (${alongside})` : sql``}
+    )${sql.join(ctes, sql``)}
     SELECT count(*) AS admitted FROM admitted`.execute(db);
   if (Number(rows[0]?.admitted ?? 0) === 0) throw quotaExceeded(limit ?? 0, now);
 }

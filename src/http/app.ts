@@ -15,6 +15,7 @@ import { healthRoutes } from './routes/health.js';
 import { keyRoutes } from './routes/keys.js';
 import { screenRoutes } from './routes/screen.js';
 import { usageRoutes } from './routes/usage.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { compileValidator } from './validation.js';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
@@ -63,6 +64,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   keyRoutes(app, ctx);
   usageRoutes(app, ctx);
   auditRoutes(app, ctx);
+  webhookRoutes(app, ctx);
   adminAccountRoutes(app, ctx);
   adminKeyRoutes(app, ctx);
   adminAuditRoutes(app, ctx);

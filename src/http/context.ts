@@ -18,6 +18,7 @@ import type { ScreeningService } from '../screening/screening-service.js';
 import type { ListService } from '../sources/lists/list-service.js';
 import type { Db } from '../store/database.js';
 import type { RequestRateLimiter } from '../store/rate-limiter.js';
+import type { WebhookService } from '../webhooks/webhook-service.js';
 
 /** Everything the HTTP layer needs, built once per process by the runtime (or per test). */
 export interface AppContext {
@@ -35,6 +36,8 @@ export interface AppContext {
   lists: ListService<NameIndex>;
   /** Screening: POST /v1/screen and GET /v1/screen/:id. */
   screening: ScreeningService;
+  /** Webhooks: registration, list, deletion and the delivery log (delivery itself is a worker). */
+  webhooks: WebhookService;
   checkHealth(): Promise<HealthReport>;
 }
 

@@ -76,6 +76,12 @@ export const PROBLEMS: Readonly<Record<ErrorCode, ProblemKind>> = {
     title: 'Validation failed',
     advice: 'Fix the fields listed in `errors` (JSON pointers into the request) and send it again.',
   },
+  'limit-reached': {
+    status: 422,
+    title: 'Account limit reached',
+    advice:
+      'The account has as many of these objects as it may (10 webhooks); delete one it no longer needs first.',
+  },
   'quota-exceeded': {
     status: 402,
     title: 'Monthly screening quota exhausted',

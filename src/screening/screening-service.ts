@@ -1,3 +1,4 @@
+import type { RawBuilder } from 'kysely';
 import type { AuthenticatedKey } from '../accounts/key-authenticator.js';
 import { PLANS } from '../accounts/plans.js';
 import type { UsageSubject } from '../accounts/usage.js';
@@ -24,6 +25,24 @@ export interface ScreeningServiceDeps {
   /** The sources configured on this instance (read per request: lists may be enabled at run time). */
   sources: () => readonly Source[];
   retentionMonths: number;
+  /** What else a live screening writes (the webhook outbox); nothing when absent. */
+  followUp?: ScreeningFollowUp;
+}
+
+/**
+ * Work that must happen exactly when a live screening is stored (never for cache hits): its
+ * statements run in the screening's own statement, so they are written if and only if it is.
+ */
+export interface ScreeningFollowUp {
+  /** What to write with this screening; undefined when there is nothing to do. */
+  prepare(subject: UsageSubject, result: StoredResult): Promise<FollowUpWork | undefined>;
+}
+
+export interface FollowUpWork {
+  /** Named statements to run in the screening's statement (`... FROM admitted`). */
+  statements: Record<string, RawBuilder<unknown>>;
+  /** Called once the screening and these statements are stored. */
+  stored(): void;
 }
 
 /**
@@ -79,13 +98,20 @@ export class ScreeningService {
       timestamp: this.deps.clock.now().toISOString(),
       duration_ms: millisecondsSince(started),
     };
-    await storeScreening(this.deps.usage, subject, {
-      result,
-      type: resolved.type,
-      options: resolved.options,
-      sourceErrors: outcome.source_errors,
-      sourceVersions: versions,
-    });
+    const followUp = await this.deps.followUp?.prepare(subject, result);
+    await storeScreening(
+      this.deps.usage,
+      subject,
+      {
+        result,
+        type: resolved.type,
+        options: resolved.options,
+        sourceErrors: outcome.source_errors,
+        sourceVersions: versions,
+      },
+      followUp?.statements,
+    );
+    followUp?.stored();
     // An answer missing a failed source is not kept: the next request asks that source again.
     if (outcome.source_errors.length === 0) {
       await this.deps.cache.set(cacheKey, JSON.stringify(result), RESULT_CACHE_TTL_MS);

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { UsageSubject } from '../accounts/usage.js';
 import type { UsageLedger } from '../accounts/usage-ledger.js';
 import { isUuid } from '../ids.js';
@@ -23,12 +23,15 @@ export function retentionCutoff(now: Date, retentionMonths: number): Date {
 
 /**
  * Counts the screening against the quota and stores it, as one atomic statement: a screening is
- * stored exactly when it was counted. Throws `quota-exceeded` (nothing stored) when the month is full.
+ * stored exactly when it was counted. `alongside` adds statements to run in that same statement
+ * (the webhook outbox: see `ScreeningFollowUp`). Throws `quota-exceeded` (nothing stored) when the
+ * month is full.
  */
 export async function storeScreening(
   usage: UsageLedger,
   subject: UsageSubject,
   record: ScreeningRecord,
+  alongside: Readonly<Record<string, RawBuilder<unknown>>> = {},
 ): Promise<void> {
   const { result } = record;
   const insert = sql`
@@ -40,7 +43,7 @@ export async function storeScreening(
       ${result.risk_score}, ${result.risk_level}, ${new Date(result.timestamp)}
     FROM admitted
     RETURNING 1`;
-  await usage.count(subject, insert);
+  await usage.count(subject, { stored: insert, ...alongside });
 }
 
 /** A stored screening of the account, unless unknown, malformed, another account's, or past retention. */

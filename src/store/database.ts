@@ -27,6 +27,18 @@ export interface DatabaseOptions {
 export const DATABASE_CONNECT_TIMEOUT_MS = 5_000;
 /** Upper bound for any single statement, well under the 30 s request timeout. */
 export const DATABASE_STATEMENT_TIMEOUT_MS = 15_000;
+/**
+ * The embedded database's buffer pool. PostgreSQL's default, 128 MB, lives in PGlite's WebAssembly
+ * memory, which grows to hold it at start and never shrinks (about 140 MB more RSS, measured in
+ * docs/benchmarks.md); 32 MB fits in the memory PGlite starts with, and the data files stay in the
+ * operating system's page cache anyway.
+ */
+export const EMBEDDED_SHARED_BUFFERS_MB = 32;
+const EMBEDDED_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  '-c',
+  `shared_buffers=${EMBEDDED_SHARED_BUFFERS_MB}MB`,
+];
 
 // Both databases go through the `pg` driver, so one code path serves both (bigint as string, etc.).
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -62,9 +74,9 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
     lock = EmbeddedDatabaseLock.acquire(dataDir);
-    pglite = new PGlite(path.join(dataDir, 'pglite'));
+    pglite = new PGlite(path.join(dataDir, 'pglite'), { startParams: EMBEDDED_START_PARAMS });
   } else {
-    pglite = new PGlite();
+    pglite = new PGlite({ startParams: EMBEDDED_START_PARAMS });
   }
   try {
     await pglite.waitReady;

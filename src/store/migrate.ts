@@ -2,6 +2,8 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } fr
 import * as foundation from './migrations/0001-foundation.js';
 import * as listSnapshots from './migrations/0002-list-snapshots.js';
 import * as screenings from './migrations/0003-screenings.js';
+import * as webhooks from './migrations/0004-webhooks.js';
+import * as listSnapshotChunks from './migrations/0005-list-snapshot-chunks.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -12,6 +14,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-list-snapshots': listSnapshots,
   '0003-screenings': screenings,
+  '0004-webhooks': webhooks,
+  '0005-list-snapshot-chunks': listSnapshotChunks,
 };
 
 class CompiledMigrations implements MigrationProvider {

@@ -65,7 +65,11 @@ export interface AuditChainHeadTable {
   hash: string;
 }
 
-/** One accepted version of an official list; `entities` is gzip-compressed JSON (NULL once pruned). */
+/**
+ * One accepted version of an official list. Its entities are in `list_snapshot_chunks`
+ * (`entities_encoding` 'chunked_gzip'), or, for versions stored before chunks, in `entities` as
+ * one gzip-compressed JSON array ('json_gzip'). Pruned versions keep this row without entities.
+ */
 export interface ListSnapshotTable {
   id: string;
   list_id: string;
@@ -82,6 +86,16 @@ export interface ListSnapshotTable {
   warnings: ColumnType<unknown, string, string>;
   entities: Buffer | null;
   entities_bytes: number;
+  entities_encoding: ColumnType<string, string | undefined, string>;
+}
+
+/** A consecutive range of one version's entities: names for the index, full records as JSON lines. */
+export interface ListSnapshotChunkTable {
+  snapshot_id: string;
+  seq: number;
+  entity_count: number;
+  names: Buffer;
+  records: Buffer;
 }
 
 /** The version in service of each list and the outcome of its last refresh attempt. */
@@ -112,6 +126,56 @@ export interface ScreeningTable {
   created_at: Timestamp;
 }
 
+/** A customer's endpoint; `secret_ciphertext` is AES-256-GCM sealed (NULL once deleted). */
+export interface WebhookTable {
+  id: string;
+  account_id: string;
+  url: string;
+  events: string[];
+  secret_ciphertext: string | null;
+  status: string;
+  consecutive_failures: number;
+  last_delivery_at: Timestamp | null;
+  created_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+/** Something that happened, with the exact body every webhook receives for it. */
+export interface WebhookEventTable {
+  id: string;
+  account_id: string;
+  event: string;
+  subject_id: string | null;
+  payload: string;
+  created_at: Timestamp;
+}
+
+/** One event for one webhook (the outbox row): pending until delivered, failed or cancelled. */
+export interface WebhookDeliveryTable {
+  id: string;
+  event_id: string;
+  webhook_id: string;
+  status: string;
+  attempts: number;
+  /** When it is due; while an instance holds it, the end of that claim's lease. */
+  next_attempt_at: Timestamp;
+  claim_token: string | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
+export interface WebhookAttemptTable {
+  id: string;
+  delivery_id: string;
+  webhook_id: string;
+  attempt: number;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  next_retry_at: Timestamp | null;
+}
+
 export interface DatabaseSchema {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -120,8 +184,13 @@ export interface DatabaseSchema {
   audit_log: AuditLogTable;
   audit_chain_heads: AuditChainHeadTable;
   list_snapshots: ListSnapshotTable;
+  list_snapshot_chunks: ListSnapshotChunkTable;
   list_states: ListStateTable;
   screenings: ScreeningTable;
+  webhooks: WebhookTable;
+  webhook_events: WebhookEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

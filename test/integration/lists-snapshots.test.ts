@@ -1,7 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LIST_PARSERS } from '../../src/sources/lists/parsers/index.js';
+import { RefreshLock } from '../../src/sources/lists/refresh-lock.js';
+import { LIST_SNAPSHOTS_KEPT_PER_LIST } from '../../src/sources/lists/snapshot-store.js';
+import { openDatabase } from '../../src/store/database.js';
 import { type Backend, backends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { ListServer } from '../support/list-server.js';
@@ -51,7 +58,7 @@ describe.each(backends())('official lists: snapshots and swap ($name)', (shared)
     await first.api.admin('POST', '/admin/v1/lists/un_sc/refresh');
     await first.api.admin('POST', '/admin/v1/lists/uk_fcdo/refresh');
     const before = (await first.api.admin('GET', '/admin/v1/lists')).body.data;
-    const ukEntity = first.api.runtime.ctx.lists.view().lists.get('uk_fcdo')!.entities[2]!;
+    const ukEntity = first.api.runtime.ctx.lists.view().lists.get('uk_fcdo')!.entities.at(2)!;
     await first.close();
     await server.close();
 
@@ -97,6 +104,7 @@ describe.each(backends())('official lists: snapshots and swap ($name)', (shared)
     expect(api.runtime.ctx.lists.view().lists.get('un_sc')?.entities).toHaveLength(1002);
   });
 
+  // Three full parses of the biggest lists and two loads of everything: minutes on a busy machine.
   it('parses and stores every list of the mirror, big ones included, and reloads them from the database', async () => {
     const db = await durableDatabase();
     const first = await start(db, { LISTS_ENABLED: 'all', LISTS_DIR });
@@ -104,6 +112,16 @@ describe.each(backends())('official lists: snapshots and swap ($name)', (shared)
     expect(refreshed.body).toMatchObject({ outcome: 'accepted', list: { entity_count: 13821 } });
     for (const id of ['uk_ofsi', 'us_csl']) await first.api.admin('POST', `/admin/v1/lists/${id}/refresh`);
     const before = (await first.api.admin('GET', '/admin/v1/lists')).body.data;
+    // SDN goes to the database in several chunks, none of them anywhere near the whole list.
+    const chunks = await first.api.runtime.ctx.db
+      .selectFrom('list_snapshot_chunks as c')
+      .innerJoin('list_states as s', 's.snapshot_id', 'c.snapshot_id')
+      .where('s.list_id', '=', 'ofac_sdn')
+      .select(['c.entity_count', sql<number>`octet_length(c.names) + octet_length(c.records)`.as('bytes')])
+      .execute();
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(chunks.reduce((sum, chunk) => sum + chunk.entity_count, 0)).toBe(13821);
+    for (const chunk of chunks) expect(Number(chunk.bytes)).toBeLessThan(1024 * 1024);
     const counts = Object.fromEntries(
       before.map((l: { id: string; entity_count: number }) => [l.id, l.entity_count]),
     );
@@ -119,7 +137,96 @@ describe.each(backends())('official lists: snapshots and swap ($name)', (shared)
     ).toEqual(['ofac_sdn', 'uk_ofsi', 'us_csl']);
     const sdn = second.api.runtime.ctx.lists.view().lists.get('ofac_sdn');
     expect(sdn?.entities).toHaveLength(13821);
-    expect(sdn?.entities[0]).toEqual(first.api.runtime.ctx.lists.view().lists.get('ofac_sdn')?.entities[0]);
+    expect(sdn?.entities.at(0)).toEqual(
+      first.api.runtime.ctx.lists.view().lists.get('ofac_sdn')?.entities.at(0),
+    );
+  }, 180_000);
+
+  it('a version stored as one blob, before chunked snapshots, still loads after an upgrade and screens', async () => {
+    const db = await durableDatabase();
+    const env = { LISTS_ENABLED: 'un_sc', LISTS_DIR: path.join(db.dataDir, 'no-such-mirror') };
+    const first = await start(db, env);
+    const parser = LIST_PARSERS.find((p) => p.id === 'un_sc')!;
+    const file = fs.readFileSync(path.join(LISTS_DIR, 'consolidated.xml'));
+    const { entities, counts } = await parser.parse(new Map([['consolidated.xml', file]]));
+    const blob = gzipSync(JSON.stringify(entities));
+    const id = randomUUID();
+    // The row exactly as the service wrote it before migration 0005.
+    await first.api.runtime.ctx.db
+      .insertInto('list_snapshots')
+      .values({
+        id,
+        list_id: 'un_sc',
+        version: 'f'.repeat(64),
+        format: parser.format,
+        list_date: '2026-02-27',
+        fetched_at: new Date(),
+        entity_count: entities.length,
+        name_count: counts.names,
+        counts: JSON.stringify(counts),
+        files: '[]',
+        parse_options: '{}',
+        forced: false,
+        warnings: '[]',
+        entities: blob,
+        entities_bytes: blob.byteLength,
+        entities_encoding: 'json_gzip',
+      })
+      .execute();
+    const now = new Date();
+    await first.api.runtime.ctx.db
+      .insertInto('list_states')
+      .values({ list_id: 'un_sc', snapshot_id: id, checked_at: now, attempted_at: now, outcome: 'accepted' })
+      .execute();
+    await first.close();
+
+    const second = await start(db, env);
+    const list = second.api.runtime.ctx.lists.view().lists.get('un_sc');
+    expect(list?.meta.version).toBe('f'.repeat(64));
+    expect([...list!.entities]).toEqual(entities);
+    const haqqani = entities.find((e) => e.raw.REFERENCE_NUMBER === 'TAi.144')!;
+    expect(second.api.runtime.ctx.lists.view().entity(`un_sc:${haqqani.source_id}`)).toEqual(haqqani);
+    const { key } = await second.api.createAccount('enterprise');
+    const screened = await second.api.request('POST', '/v1/screen', {
+      key,
+      body: { query: haqqani.names[0]!.full, type: 'person' },
+    });
+    expect(screened.status).toBe(200);
+    expect(screened.body.flags[0]).toMatchObject({
+      source: 'un_sc',
+      match_score: 1,
+      details: { source_id: haqqani.source_id, source_record: haqqani.raw },
+    });
+  });
+
+  it('only the newest versions keep their entities; older ones keep their metadata', async () => {
+    const server = await ListServer.start();
+    cleanups.push(() => server.close());
+    const full = fs.readFileSync(path.join(LISTS_DIR, 'consolidated.xml'), 'utf8');
+    const db = await durableDatabase();
+    const { api } = await start(db, { LISTS_ENABLED: 'un_sc', LIST_URL_UN_SC: server.url('/un.xml') });
+    let body = full;
+    for (let i = 0; i <= LIST_SNAPSHOTS_KEPT_PER_LIST; i++) {
+      server.serve('/un.xml', { body });
+      const refreshed = await api.admin('POST', '/admin/v1/lists/un_sc/refresh');
+      expect(refreshed.body.outcome).toBe('accepted');
+      body = body.replace(/<ENTITY>[\s\S]*?<\/ENTITY>\s*/, '');
+    }
+    const rows = await api.runtime.ctx.db
+      .selectFrom('list_snapshots as v')
+      .leftJoin('list_snapshot_chunks as c', 'c.snapshot_id', 'v.id')
+      .where('v.list_id', '=', 'un_sc')
+      .groupBy(['v.id', 'v.entity_count'])
+      .select(['v.entity_count', sql<number>`count(c.seq)`.as('chunks')])
+      .orderBy('v.entity_count', 'desc')
+      .execute();
+    expect(rows.map((row) => [row.entity_count, Number(row.chunks) > 0])).toEqual([
+      [1003, false],
+      [1002, true],
+      [1001, true],
+      [1000, true],
+    ]);
+    expect(api.runtime.ctx.lists.view().lists.get('un_sc')?.entities).toHaveLength(1000);
   });
 });
 
@@ -149,6 +256,25 @@ describe.each(backends().filter((b) => b.databaseUrl !== undefined))(
         await a.close();
         await b.close();
         await isolated.drop();
+      }
+    });
+
+    it('deployments in two schemas of one server refresh without waiting for each other', async () => {
+      const [one, other] = await Promise.all([isolatedBackend(shared), isolatedBackend(shared)]);
+      const databases = await Promise.all(
+        [one, one, other].map((i) => openDatabase({ databaseUrl: i.backend.databaseUrl, poolSize: 2 })),
+      );
+      try {
+        const [a, sameSchema, otherSchema] = databases.map((d) => new RefreshLock(d.db, 'postgres'));
+        await a!.run(async () => {
+          expect((await sameSchema!.run(async () => 'ran')).ran).toBe(false);
+          expect(await otherSchema!.run(async () => 'ran')).toEqual({ ran: true, value: 'ran' });
+        });
+        expect((await sameSchema!.run(async () => 'ran')).ran).toBe(true);
+      } finally {
+        for (const database of databases) await database.close();
+        await one.drop();
+        await other.drop();
       }
     });
   },

@@ -48,7 +48,7 @@ describe.each(backends())('screening against the official lists ($name)', (share
     async (listId) => {
       const { key } = await api.createAccount('enterprise');
       const list = api.runtime.ctx.lists.view().lists.get(listId)!;
-      const entity = list.entities.find((e) => screenableName(e) !== undefined)!;
+      const entity = [...list.entities].find((e) => screenableName(e) !== undefined)!;
       const name = screenableName(entity)!;
       const type = entity.kind === 'person' ? 'person' : 'entity';
 

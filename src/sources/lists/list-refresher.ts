@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
-import type { ListEntity } from '../list-entity.js';
 import type { ListCatalogEntry } from './list-catalog.js';
 import { parsersOf } from './list-catalog.js';
 import { type FetchedList, fetchList } from './list-fetcher.js';
 import { type LocationSettings, locateList } from './list-location.js';
 import type { LoadedLists } from './loaded-lists.js';
-import type { ListParseResult } from './parsers/types.js';
+import type { ParseThread } from './parse-thread.js';
+import type { ParsedVersion } from './parsed-version.js';
 import type {
   ListParseSettings,
   ListSnapshotMeta,
@@ -38,6 +38,8 @@ export interface RefresherSettings {
 export interface RefresherDeps<TIndex> {
   store: ListSnapshotStore;
   loaded: LoadedLists<TIndex>;
+  /** Where the files are parsed; its owner stops it when a round of refreshes is over. */
+  parses: ParseThread;
   clock: Clock;
   logger: FastifyBaseLogger;
   settings: RefresherSettings;
@@ -99,22 +101,19 @@ export class ListRefresher<TIndex> {
         detail: `version ${short(current?.version)} is current`,
       };
     }
-    const parsed = await fetched.parser.parse(new Map(fetched.contents), {
-      ...(signal ? { signal } : {}),
-      ...(parseSettings.skipLists ? { skipLists: parseSettings.skipLists } : {}),
-    });
-    const shrink = sameSettings && !force ? shrinkage(current, parsed.entities.length) : undefined;
+    const parsed = await this.deps.parses.parse(fetched.parser, fetched.contents, parseSettings, signal);
+    const shrink = sameSettings && !force ? shrinkage(current, parsed.entityCount) : undefined;
     if (shrink !== undefined) {
       return {
         listId: entry.id,
         outcome: 'rejected',
         detail:
-          `version ${short(fetched.version)} has ${parsed.entities.length} entries, ${Math.round(shrink * 100)}% ` +
+          `version ${short(fetched.version)} has ${parsed.entityCount} entries, ${Math.round(shrink * 100)}% ` +
           `fewer than the ${current?.entityCount} in service; kept the current version (refresh with force to accept it)`,
       };
     }
     const meta = await this.store(entry.id, fetched, parsed, parseSettings, force);
-    this.deps.loaded.install(entry.id, this.deps.loaded.prepare(meta, parsed.entities));
+    this.deps.loaded.install(entry.id, this.deps.loaded.prepare(meta, parsed.chunks));
     return {
       listId: entry.id,
       outcome: 'accepted',
@@ -125,7 +124,7 @@ export class ListRefresher<TIndex> {
   private store(
     listId: string,
     fetched: FetchedList,
-    parsed: ListParseResult,
+    parsed: ParsedVersion,
     parseSettings: ListParseSettings,
     forced: boolean,
   ): Promise<ListSnapshotMeta> {
@@ -135,14 +134,14 @@ export class ListRefresher<TIndex> {
       format: fetched.parser.format,
       listDate: parsed.listDate,
       fetchedAt: this.deps.clock.now(),
-      entityCount: parsed.entities.length,
+      entityCount: parsed.entityCount,
       nameCount: parsed.counts.names,
       files: fetched.files,
       parseSettings,
       forced,
       counts: parsed.counts,
       warnings: parsed.warnings,
-      entities: parsed.entities as ListEntity[],
+      chunks: parsed.chunks,
     });
   }
 }

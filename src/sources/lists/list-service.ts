@@ -14,6 +14,7 @@ import {
   sourceHealth,
 } from './list-status.js';
 import { type IndexBuilder, type ListsView, LoadedLists } from './loaded-lists.js';
+import { ParseThread } from './parse-thread.js';
 import { CSL_OFAC_NON_SDN_LISTS } from './parsers/index.js';
 import { type DatabaseKind, RefreshLock } from './refresh-lock.js';
 import { type ListParseSettings, ListSnapshotStore } from './snapshot-store.js';
@@ -55,6 +56,7 @@ export class ListService<TIndex = never> {
   private readonly store: ListSnapshotStore;
   private readonly lock: RefreshLock;
   private readonly refresher: ListRefresher<TIndex>;
+  private readonly parses = new ParseThread();
   private readonly entries: ListCatalogEntry[];
   private states = new Map<string, ListStateRow>();
   private timer: NodeJS.Timeout | undefined;
@@ -69,6 +71,7 @@ export class ListService<TIndex = never> {
     this.refresher = new ListRefresher({
       store: this.store,
       loaded: this.loaded,
+      parses: this.parses,
       clock: options.clock,
       logger: options.logger,
       settings: {
@@ -110,6 +113,7 @@ export class ListService<TIndex = never> {
     clearInterval(this.timer);
     this.stopping.abort();
     await this.background;
+    await this.parses.stop();
   }
 
   async status(): Promise<ListStatus[]> {
@@ -128,19 +132,21 @@ export class ListService<TIndex = never> {
   /** An operator's refresh of one list or of every enabled list; `force` accepts a shrunken list. */
   async refresh(listId: string | undefined, options: { force?: boolean } = {}): Promise<RefreshReport[]> {
     const entries = listId === undefined ? this.entries : [this.enabledEntry(listId)];
-    const outcome = await this.lock.run(async () => {
-      const results: RefreshResult[] = [];
-      for (const entry of entries) {
-        await this.sync([entry]);
-        results.push(
-          await this.refresher.refresh(entry, {
-            force: options.force ?? false,
-            signal: this.stopping.signal,
-          }),
-        );
-      }
-      return results;
-    });
+    const outcome = await this.lock.run(() =>
+      this.refreshRound(async () => {
+        const results: RefreshResult[] = [];
+        for (const entry of entries) {
+          await this.sync([entry]);
+          results.push(
+            await this.refresher.refresh(entry, {
+              force: options.force ?? false,
+              signal: this.stopping.signal,
+            }),
+          );
+        }
+        return results;
+      }),
+    );
     if (!outcome.ran) {
       throw new ServiceError(
         'conflict',
@@ -152,6 +158,16 @@ export class ListService<TIndex = never> {
       ...result,
       list: this.describe(this.enabledEntry(result.listId)),
     }));
+  }
+
+  // The lists of one round are parsed by one worker thread, stopped at the end of the round so
+  // that its memory is returned (see ParseThread).
+  private async refreshRound<T>(round: () => Promise<T>): Promise<T> {
+    try {
+      return await round();
+    } finally {
+      await this.parses.stop();
+    }
   }
 
   private enabledEntry(listId: string): ListCatalogEntry {
@@ -186,15 +202,24 @@ export class ListService<TIndex = never> {
   /** Installs the versions the database names as current and this instance does not hold yet. */
   private async sync(entries: readonly ListCatalogEntry[] = this.entries): Promise<void> {
     this.states = await this.store.states();
-    for (const entry of entries) {
+    const missing = entries.flatMap((entry) => {
       const snapshotId = this.states.get(entry.id)?.snapshot_id;
-      if (!snapshotId || this.loaded.get(entry.id)?.meta.id === snapshotId) continue;
-      const stored = await this.store.loadSnapshot(snapshotId);
+      return snapshotId && this.loaded.get(entry.id)?.meta.id !== snapshotId ? [{ entry, snapshotId }] : [];
+    });
+    // Every version is read and decompressed (on the thread pool) while the index of the one
+    // before it is built on this thread; a failed read is reported when its turn comes.
+    const loads = missing.map(({ snapshotId }) => {
+      const load = this.store.loadSnapshot(snapshotId);
+      load.catch(() => {});
+      return load;
+    });
+    for (const [i, { entry, snapshotId }] of missing.entries()) {
+      const stored = await loads[i];
       if (!stored) {
         this.options.logger.error({ list: entry.id, snapshotId }, 'stored list version has no entities');
         continue;
       }
-      this.loaded.install(entry.id, this.loaded.prepare(stored.meta, stored.entities));
+      this.loaded.install(entry.id, this.loaded.prepare(stored.meta, stored.chunks));
       this.options.logger.info(
         { list: entry.id, version: stored.meta.version },
         'list version loaded from the database',
@@ -218,16 +243,18 @@ export class ListService<TIndex = never> {
     const interval = this.options.refreshIntervalMinutes;
     try {
       // Another instance holding the lock is refreshing: this one loads its versions on a later tick.
-      await this.lock.run(async () => {
-        for (const entry of this.entries) {
-          if (this.stopping.signal.aborted) return;
+      await this.lock.run(() =>
+        this.refreshRound(async () => {
+          for (const entry of this.entries) {
+            if (this.stopping.signal.aborted) return;
+            this.states = await this.store.states();
+            if (!refreshDue(this.states.get(entry.id), this.options.clock.now(), interval)) continue;
+            await this.sync([entry]);
+            await this.refresher.refresh(entry, { force: false, signal: this.stopping.signal });
+          }
           this.states = await this.store.states();
-          if (!refreshDue(this.states.get(entry.id), this.options.clock.now(), interval)) continue;
-          await this.sync([entry]);
-          await this.refresher.refresh(entry, { force: false, signal: this.stopping.signal });
-        }
-        this.states = await this.store.states();
-      });
+        }),
+      );
     } catch (error) {
       this.options.logger.warn({ err: error }, 'scheduled list refresh failed; will retry');
     }

@@ -1,14 +1,8 @@
-import type { EntityKind, ListEntity, NameType } from '../list-entity.js';
+import type { ListEntity } from '../list-entity.js';
+import type { MatchableEntity } from './matchable-entity.js';
+import { PackedEntities } from './packed-entities.js';
+import { chunkNames, type SnapshotChunk } from './snapshot-chunks.js';
 import type { ListSnapshotMeta } from './snapshot-store.js';
-
-/** What the name index reads of an entity (the matching engine's `MatchableEntity`, structurally). */
-export interface MatchableEntity {
-  /** `${source}:${source_id}` */
-  key: string;
-  source: string;
-  kind: EntityKind;
-  names: { full: string; type: NameType; script?: string }[];
-}
 
 /** Builds the search index of one list version; the matching engine's `NameIndex.build`. */
 export type IndexBuilder<TIndex> = (entities: Iterable<MatchableEntity>) => TIndex;
@@ -16,8 +10,7 @@ export type IndexBuilder<TIndex> = (entities: Iterable<MatchableEntity>) => TInd
 /** One list version in memory: its entities, and its index when an index builder is configured. */
 export interface LoadedList<TIndex> {
   readonly meta: ListSnapshotMeta;
-  readonly entities: readonly ListEntity[];
-  readonly bySourceId: ReadonlyMap<string, ListEntity>;
+  readonly entities: PackedEntities;
   readonly index: TIndex | undefined;
 }
 
@@ -40,31 +33,18 @@ export class ListUnavailableError extends Error {
   }
 }
 
-export function matchableEntity(entity: ListEntity): MatchableEntity {
-  return {
-    key: `${entity.source}:${entity.source_id}`,
-    source: entity.source,
-    kind: entity.kind,
-    names: entity.names.map((name) =>
-      name.script
-        ? { full: name.full, type: name.type, script: name.script }
-        : { full: name.full, type: name.type },
-    ),
-  };
-}
-
 class View<TIndex> implements ListsView<TIndex> {
   constructor(readonly lists: ReadonlyMap<string, LoadedList<TIndex>>) {}
 
   entity(key: string): ListEntity | undefined {
     const colon = key.indexOf(':');
     if (colon < 0) return undefined;
-    return this.lists.get(key.slice(0, colon))?.bySourceId.get(key.slice(colon + 1));
+    return this.lists.get(key.slice(0, colon))?.entities.get(key.slice(colon + 1));
   }
 }
 
 /**
- * The lists in memory, one index per list. A new version is prepared completely (entity map and
+ * The lists in memory, one index per list. A new version is prepared completely (entities and
  * index) beside the one in service, then installed by replacing one immutable view reference, so
  * screenings in flight finish on the view they took. Per-list indexes mean a refresh of a small
  * list does not rebuild the index of the large ones (see docs/benchmarks.md).
@@ -78,12 +58,15 @@ export class LoadedLists<TIndex = never> {
     return this.view;
   }
 
-  /** Prepares a version for installation; the slow part, done before the swap. */
-  prepare(meta: ListSnapshotMeta, entities: readonly ListEntity[]): LoadedList<TIndex> {
-    const bySourceId = new Map<string, ListEntity>();
-    for (const entity of entities) bySourceId.set(entity.source_id, entity);
-    const index = this.buildIndex ? this.buildIndex(iterateMatchable(entities)) : undefined;
-    return { meta, entities, bySourceId, index };
+  /**
+   * Prepares a version for installation from its stored chunks; the slow part, done before the
+   * swap. Only the names are parsed: the index is built from them, and the records stay text.
+   */
+  prepare(meta: ListSnapshotMeta, chunks: readonly SnapshotChunk[]): LoadedList<TIndex> {
+    const names = chunks.map(chunkNames);
+    const entities = new PackedEntities(chunks, names);
+    const index = this.buildIndex ? this.buildIndex(names.flat()) : undefined;
+    return { meta, entities, index };
   }
 
   /** Puts a prepared version in service (or takes a list out with `undefined`). */
@@ -97,8 +80,4 @@ export class LoadedLists<TIndex = never> {
   get(listId: string): LoadedList<TIndex> | undefined {
     return this.view.lists.get(listId);
   }
-}
-
-function* iterateMatchable(entities: readonly ListEntity[]): Iterable<MatchableEntity> {
-  for (const entity of entities) yield matchableEntity(entity);
 }

@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../../store/database.js';
 
-/** Advisory lock key of list refreshes ("list" in ASCII): one instance refreshes at a time. */
+/**
+ * Advisory lock key of list refreshes ("list" in ASCII): one instance refreshes at a time. It is
+ * paired with a hash of the session's schema, because advisory locks are per database: two
+ * deployments (or test runs) in two schemas of one server must not wait for each other.
+ */
 export const LIST_REFRESH_LOCK_KEY = 0x6c697374;
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -42,11 +46,15 @@ async function withSessionLock<T>(
 ): Promise<{ ran: true; value: T } | { ran: false }> {
   const taken = await sql<{
     locked: boolean;
-  }>`SELECT pg_try_advisory_lock(${sql.lit(LIST_REFRESH_LOCK_KEY)}) AS locked`.execute(session);
+  }>`SELECT pg_try_advisory_lock(${sql.lit(LIST_REFRESH_LOCK_KEY)}, hashtext(current_schema())) AS locked`.execute(
+    session,
+  );
   if (!taken.rows[0]?.locked) return { ran: false };
   try {
     return { ran: true, value: await work() };
   } finally {
-    await sql`SELECT pg_advisory_unlock(${sql.lit(LIST_REFRESH_LOCK_KEY)})`.execute(session);
+    await sql`SELECT pg_advisory_unlock(${sql.lit(LIST_REFRESH_LOCK_KEY)}, hashtext(current_schema()))`.execute(
+      session,
+    );
   }
 }

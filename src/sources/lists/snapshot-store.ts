@@ -7,11 +7,16 @@ import type { ListStateRow } from '../../store/schema.js';
 import type { ListEntity } from '../list-entity.js';
 import type { ListFileRecord } from './list-fetcher.js';
 import type { ListParseCounts } from './parsers/types.js';
+import { chunkEntities, type SnapshotChunk } from './snapshot-chunks.js';
 
 /** Accepted versions per list whose entities stay stored (older rows keep their metadata only). */
 export const LIST_SNAPSHOTS_KEPT_PER_LIST = 3;
 /** Parser warnings stored with a version: enough to diagnose, bounded for a broken file. */
 export const LIST_SNAPSHOT_MAX_WARNINGS = 100;
+
+/** How a version's entities are stored: in `list_snapshot_chunks`, or (before 0005) one blob. */
+const CHUNKED_GZIP = 'chunked_gzip';
+const JSON_GZIP = 'json_gzip';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -40,7 +45,12 @@ export interface ListSnapshotMeta {
 export interface NewListSnapshot extends Omit<ListSnapshotMeta, 'id'> {
   counts: ListParseCounts;
   warnings: string[];
-  entities: readonly ListEntity[];
+  chunks: readonly SnapshotChunk[];
+}
+
+export interface StoredListSnapshot {
+  meta: ListSnapshotMeta;
+  chunks: SnapshotChunk[];
 }
 
 export interface ListAttempt {
@@ -49,9 +59,10 @@ export interface ListAttempt {
 }
 
 /**
- * The database side of the lists: each accepted version with its parsed entities (gzip of JSON),
- * so a restart or another instance loads it without downloading or parsing the original files,
- * and one state row per list naming the version in service and the last refresh's outcome.
+ * The database side of the lists: each accepted version with its parsed entities (compressed
+ * chunks, see `snapshot-chunks.ts`), so a restart or another instance loads it without downloading
+ * or parsing the original files, and one state row per list naming the version in service and the
+ * last refresh's outcome.
  */
 export class ListSnapshotStore {
   constructor(
@@ -67,7 +78,13 @@ export class ListSnapshotStore {
   /** Stores a version and makes it the one in service, in one transaction. */
   async saveAccepted(snapshot: NewListSnapshot): Promise<ListSnapshotMeta> {
     const id = newId();
-    const entities = await gzipAsync(JSON.stringify(snapshot.entities));
+    const chunks = await Promise.all(
+      snapshot.chunks.map(async (chunk) => ({
+        entityCount: chunk.entityCount,
+        names: await gzipAsync(chunk.names),
+        records: await gzipAsync(chunk.records),
+      })),
+    );
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       await trx
@@ -86,10 +103,24 @@ export class ListSnapshotStore {
           parse_options: JSON.stringify(snapshot.parseSettings),
           forced: snapshot.forced,
           warnings: JSON.stringify(snapshot.warnings.slice(0, LIST_SNAPSHOT_MAX_WARNINGS)),
-          entities,
-          entities_bytes: entities.byteLength,
+          entities: null,
+          entities_bytes: chunks.reduce((sum, c) => sum + c.names.byteLength + c.records.byteLength, 0),
+          entities_encoding: CHUNKED_GZIP,
         })
         .execute();
+      // One statement per chunk: no statement ever carries a whole list.
+      for (const [seq, chunk] of chunks.entries()) {
+        await trx
+          .insertInto('list_snapshot_chunks')
+          .values({
+            snapshot_id: id,
+            seq,
+            entity_count: chunk.entityCount,
+            names: chunk.names,
+            records: chunk.records,
+          })
+          .execute();
+      }
       await upsertState(trx, snapshot.listId, {
         snapshot_id: id,
         checked_at: now,
@@ -99,7 +130,7 @@ export class ListSnapshotStore {
       });
     });
     await this.prune(snapshot.listId, id);
-    const { counts: _counts, warnings: _warnings, entities: _entities, ...meta } = snapshot;
+    const { counts: _counts, warnings: _warnings, chunks: _chunks, ...meta } = snapshot;
     return { id, ...meta };
   }
 
@@ -114,15 +145,28 @@ export class ListSnapshotStore {
     });
   }
 
-  async snapshotMeta(id: string): Promise<ListSnapshotMeta | undefined> {
+  /** A stored version with its entities, or `undefined` when it is gone or was pruned. */
+  async loadSnapshot(id: string): Promise<StoredListSnapshot | undefined> {
+    const stored = await this.storedVersion(id);
+    if (!stored) return undefined;
+    const chunks = stored.encoding === JSON_GZIP ? await this.loadJsonBlob(id) : await this.loadChunks(id);
+    if (!chunks) return undefined;
+    const count = chunks.reduce((sum, chunk) => sum + chunk.entityCount, 0);
+    if (count !== stored.meta.entityCount) {
+      throw new Error(`The stored version ${id} has ${count} of its ${stored.meta.entityCount} entities.`);
+    }
+    return { meta: stored.meta, chunks };
+  }
+
+  private async storedVersion(id: string): Promise<{ meta: ListSnapshotMeta; encoding: string } | undefined> {
     const row = await this.db
       .selectFrom('list_snapshots')
       .select(['id', 'list_id', 'version', 'format', 'list_date', 'fetched_at', 'entity_count', 'name_count'])
-      .select(['files', 'parse_options', 'forced'])
+      .select(['files', 'parse_options', 'forced', 'entities_encoding'])
       .where('id', '=', id)
       .executeTakeFirst();
     if (!row) return undefined;
-    return {
+    const meta: ListSnapshotMeta = {
       id: row.id,
       listId: row.list_id,
       version: row.version,
@@ -135,33 +179,72 @@ export class ListSnapshotStore {
       parseSettings: row.parse_options as ListParseSettings,
       forced: row.forced,
     };
+    return { meta, encoding: row.entities_encoding };
   }
 
-  /** A stored version with its entities, or `undefined` when it is gone or was pruned. */
-  async loadSnapshot(id: string): Promise<{ meta: ListSnapshotMeta; entities: ListEntity[] } | undefined> {
-    const [meta, row] = await Promise.all([
-      this.snapshotMeta(id),
-      this.db.selectFrom('list_snapshots').select('entities').where('id', '=', id).executeTakeFirst(),
-    ]);
-    if (!meta || !row?.entities) return undefined;
+  // Read one chunk per statement, so that neither database ever holds more than one in a result;
+  // each chunk is decompressed (off the main thread) while the next one is read.
+  private async loadChunks(id: string): Promise<SnapshotChunk[] | undefined> {
+    const seqs = await this.db
+      .selectFrom('list_snapshot_chunks')
+      .select('seq')
+      .where('snapshot_id', '=', id)
+      .orderBy('seq')
+      .execute();
+    if (seqs.length === 0) return undefined;
+    const pending: Promise<SnapshotChunk>[] = [];
+    for (const { seq } of seqs) {
+      const row = await this.db
+        .selectFrom('list_snapshot_chunks')
+        .select(['entity_count', 'names', 'records'])
+        .where('snapshot_id', '=', id)
+        .where('seq', '=', seq)
+        .executeTakeFirstOrThrow();
+      pending.push(
+        Promise.all([gunzipAsync(row.names), gunzipAsync(row.records)]).then(([names, records]) => ({
+          entityCount: row.entity_count,
+          names,
+          records,
+        })),
+      );
+    }
+    return Promise.all(pending);
+  }
+
+  // Versions stored before chunks (migration 0005) are one gzip-compressed JSON array: they still
+  // load, through a full parse, and are chunked in memory like a new version.
+  private async loadJsonBlob(id: string): Promise<SnapshotChunk[] | undefined> {
+    const row = await this.db
+      .selectFrom('list_snapshots')
+      .select('entities')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row?.entities) return undefined;
     const json = await gunzipAsync(row.entities);
-    return { meta, entities: JSON.parse(json.toString('utf8')) as ListEntity[] };
+    return chunkEntities(JSON.parse(json.toString('utf8')) as ListEntity[]);
   }
 
   // Old versions keep their metadata (which version was in service when) but not their entities.
   private async prune(listId: string, currentId: string): Promise<void> {
-    const keep = this.db
+    const kept = await this.db
       .selectFrom('list_snapshots')
       .select('id')
       .where('list_id', '=', listId)
       .orderBy('fetched_at', 'desc')
-      .limit(LIST_SNAPSHOTS_KEPT_PER_LIST);
+      .limit(LIST_SNAPSHOTS_KEPT_PER_LIST)
+      .execute();
+    const keep = [currentId, ...kept.map((row) => row.id)];
+    const pruned = this.db
+      .selectFrom('list_snapshots')
+      .select('id')
+      .where('list_id', '=', listId)
+      .where('id', 'not in', keep);
+    await this.db.deleteFrom('list_snapshot_chunks').where('snapshot_id', 'in', pruned).execute();
     await this.db
       .updateTable('list_snapshots')
       .set({ entities: null })
       .where('list_id', '=', listId)
       .where('entities', 'is not', null)
-      .where('id', '!=', currentId)
       .where('id', 'not in', keep)
       .execute();
   }

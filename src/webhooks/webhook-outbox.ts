@@ -1,0 +1,76 @@
+import { type RawBuilder, sql } from 'kysely';
+import { PLANS } from '../accounts/plans.js';
+import type { UsageSubject } from '../accounts/usage.js';
+import type { Clock } from '../clock.js';
+import { newId } from '../ids.js';
+import type { StoredResult } from '../screening/screening-result.js';
+import type { FollowUpWork, ScreeningFollowUp } from '../screening/screening-service.js';
+import type { WebhookEvent } from './webhook-policy.js';
+import type { WebhookSubscriptions } from './webhook-subscriptions.js';
+
+/** The body every subscribed webhook receives after a live screening: the result as the API answered it. */
+export function screeningCompletePayload(result: StoredResult): string {
+  return JSON.stringify({
+    event: 'screening.complete',
+    screening_id: result.id,
+    timestamp: result.timestamp,
+    data: { ...result, cache_hit: false },
+  });
+}
+
+/**
+ * The outbox statements for one event: the event row (only when a webhook of the account subscribes
+ * to it) and one pending delivery per such webhook, due now. They read `admitted`, so they are part
+ * of the statement that stores the screening: both are written, or neither.
+ */
+export function enqueueEventStatements(
+  accountId: string,
+  event: WebhookEvent,
+  subjectId: string,
+  payload: string,
+  now: Date,
+): Record<string, RawBuilder<unknown>> {
+  const subscribed = sql`webhooks.account_id = ${accountId} AND webhooks.deleted_at IS NULL
+    AND ${event}::text = ANY(webhooks.events)`;
+  return {
+    webhook_event: sql`
+      INSERT INTO webhook_events (id, account_id, event, subject_id, payload, created_at)
+      SELECT ${newId()}, ${accountId}, ${event}, ${subjectId}, ${payload}, ${now}
+      FROM admitted WHERE EXISTS (SELECT 1 FROM webhooks WHERE ${subscribed})
+      RETURNING id`,
+    webhook_outbox: sql`
+      INSERT INTO webhook_deliveries (id, event_id, webhook_id, status, attempts, next_attempt_at, created_at)
+      SELECT gen_random_uuid(), webhook_event.id, webhooks.id, 'pending', 0, ${now}, ${now}
+      FROM webhook_event JOIN webhooks ON ${subscribed}
+      RETURNING 1`,
+  };
+}
+
+/**
+ * The screening's follow-up for webhooks: plans with webhooks get the outbox statements with each
+ * live screening (unless the account certainly has no subscribed webhook), and the local delivery
+ * worker is nudged, so the delivery leaves at once instead of at the next poll.
+ */
+export class ScreeningWebhooks implements ScreeningFollowUp {
+  constructor(
+    private readonly clock: Clock,
+    private readonly subscriptions: WebhookSubscriptions,
+    private readonly notify: () => void,
+  ) {}
+
+  async prepare(subject: UsageSubject, result: StoredResult): Promise<FollowUpWork | undefined> {
+    if (!PLANS[subject.plan].webhooks) return undefined;
+    if (!(await this.subscriptions.mayHaveSubscribers(subject.accountId, 'screening.complete')))
+      return undefined;
+    return {
+      statements: enqueueEventStatements(
+        subject.accountId,
+        'screening.complete',
+        result.id,
+        screeningCompletePayload(result),
+        this.clock.now(),
+      ),
+      stored: this.notify,
+    };
+  }
+}
