@@ -139,10 +139,11 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     sender: new WebhookSender(guard),
   });
   const webhookHistory = new DeliveryHistoryPurge(db, clock, logger);
-  // On the embedded database this process is the only writer of webhooks (as for usage counts).
-  const subscriptions = new WebhookSubscriptions(db, deps.databaseKind === 'pglite');
-  // The embedded database has one writer, this process; PostgreSQL may have several instances.
-  const usage = new UsageLedger(db, clock, deps.databaseKind === 'pglite');
+  // The embedded database has one writer, this process (its folder is locked); PostgreSQL may have
+  // several instances. Usage counts and webhook subscriptions are remembered accordingly.
+  const soleWriter = deps.databaseKind === 'pglite';
+  const subscriptions = new WebhookSubscriptions(db, soleWriter);
+  const usage = new UsageLedger(db, clock, soleWriter);
   const screening = new ScreeningService({
     db,
     clock,

@@ -35,7 +35,7 @@ export interface ScreeningServiceDeps {
  */
 export interface ScreeningFollowUp {
   /** What to write with this screening; undefined when there is nothing to do. */
-  prepare(subject: UsageSubject, result: StoredResult): Promise<FollowUpWork | undefined>;
+  prepare(subject: UsageSubject, result: StoredResult, resultJson: string): Promise<FollowUpWork | undefined>;
 }
 
 export interface FollowUpWork {
@@ -98,12 +98,15 @@ export class ScreeningService {
       timestamp: this.deps.clock.now().toISOString(),
       duration_ms: millisecondsSince(started),
     };
-    const followUp = await this.deps.followUp?.prepare(subject, result);
+    // Serialised once: stored, cached and sent to webhooks as these same bytes.
+    const resultJson = JSON.stringify(result);
+    const followUp = await this.deps.followUp?.prepare(subject, result, resultJson);
     await storeScreening(
       this.deps.usage,
       subject,
       {
         result,
+        resultJson,
         type: resolved.type,
         options: resolved.options,
         sourceErrors: outcome.source_errors,
@@ -114,7 +117,7 @@ export class ScreeningService {
     followUp?.stored();
     // An answer missing a failed source is not kept: the next request asks that source again.
     if (outcome.source_errors.length === 0) {
-      await this.deps.cache.set(cacheKey, JSON.stringify(result), RESULT_CACHE_TTL_MS);
+      await this.deps.cache.set(cacheKey, resultJson, RESULT_CACHE_TTL_MS);
     }
     return { ...result, cache_hit: false };
   }

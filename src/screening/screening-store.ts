@@ -8,6 +8,8 @@ import type { EffectiveOptions, QueryType, StoredResult } from './screening-resu
 
 export interface ScreeningRecord {
   result: StoredResult;
+  /** `result` as JSON, serialised once per screening for the row, the cache and the webhook payload. */
+  resultJson: string;
   type: QueryType;
   options: EffectiveOptions;
   sourceErrors: SourceFailure[];
@@ -38,7 +40,7 @@ export async function storeScreening(
     INSERT INTO screenings (id, account_id, key_id, entity, query_type, request_options, result, source_errors,
       source_versions, risk_score, risk_level, created_at)
     SELECT ${result.id}, ${subject.accountId}, ${subject.keyId}, ${result.entity}, ${record.type},
-      ${JSON.stringify(record.options)}::jsonb, ${JSON.stringify(result)}::jsonb,
+      ${JSON.stringify(record.options)}::jsonb, ${record.resultJson}::jsonb,
       ${JSON.stringify(record.sourceErrors)}::jsonb, ${JSON.stringify(record.sourceVersions)}::jsonb,
       ${result.risk_score}, ${result.risk_level}, ${new Date(result.timestamp)}
     FROM admitted

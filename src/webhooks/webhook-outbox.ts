@@ -8,14 +8,14 @@ import type { FollowUpWork, ScreeningFollowUp } from '../screening/screening-ser
 import type { WebhookEvent } from './webhook-policy.js';
 import type { WebhookSubscriptions } from './webhook-subscriptions.js';
 
-/** The body every subscribed webhook receives after a live screening: the result as the API answered it. */
-export function screeningCompletePayload(result: StoredResult): string {
-  return JSON.stringify({
-    event: 'screening.complete',
-    screening_id: result.id,
-    timestamp: result.timestamp,
-    data: { ...result, cache_hit: false },
-  });
+/**
+ * The body every subscribed webhook receives after a live screening: the result as the API answered
+ * it (`cache_hit: false` added). Built around the result's JSON, already serialised for the row and
+ * the cache, rather than serialising its ~10 KB a second time on the screening's path.
+ */
+export function screeningCompletePayload(result: StoredResult, resultJson: string): string {
+  const data = `${resultJson.slice(0, -1)},"cache_hit":false}`;
+  return `{"event":"screening.complete","screening_id":${JSON.stringify(result.id)},"timestamp":${JSON.stringify(result.timestamp)},"data":${data}}`;
 }
 
 /**
@@ -58,7 +58,11 @@ export class ScreeningWebhooks implements ScreeningFollowUp {
     private readonly notify: () => void,
   ) {}
 
-  async prepare(subject: UsageSubject, result: StoredResult): Promise<FollowUpWork | undefined> {
+  async prepare(
+    subject: UsageSubject,
+    result: StoredResult,
+    resultJson: string,
+  ): Promise<FollowUpWork | undefined> {
     if (!PLANS[subject.plan].webhooks) return undefined;
     if (!(await this.subscriptions.mayHaveSubscribers(subject.accountId, 'screening.complete')))
       return undefined;
@@ -67,7 +71,7 @@ export class ScreeningWebhooks implements ScreeningFollowUp {
         subject.accountId,
         'screening.complete',
         result.id,
-        screeningCompletePayload(result),
+        screeningCompletePayload(result, resultJson),
         this.clock.now(),
       ),
       stored: this.notify,
