@@ -11,7 +11,7 @@ import { createSchema } from '../test/support/postgres-schema.js';
 import { loadListEntities } from './matching/list-names.js';
 import { makeQueries } from './matching/queries.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
-import { type RunningService, startService } from './support/service.js';
+import { apiCall, type RunningService, startService, waitUntilHealthy } from './support/service.js';
 
 const DURATION_SECONDS = Number(process.env.DURATION_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
@@ -71,30 +71,6 @@ async function run(
   };
 }
 
-async function adminCall(
-  service: RunningService,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<unknown> {
-  const response = await fetch(service.url + path, {
-    method,
-    headers: { authorization: `Bearer ${service.adminToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return response.json();
-}
-
-/** Until health is ok 20 times in a row: with several workers, every one has loaded the lists. */
-async function waitForLists(service: RunningService): Promise<void> {
-  let inARow = 0;
-  while (inARow < 20) {
-    const health = (await fetch(`${service.url}/v1/health`).then((r) => r.json())) as { status: string };
-    inARow = health.status === 'ok' ? inARow + 1 : 0;
-    if (inARow === 0) await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
 function row(setup: string, what: string, f: Figures): string {
   return `| ${setup} | ${what} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors} |`;
 }
@@ -113,10 +89,15 @@ async function measure(
 ): Promise<string[]> {
   const service = await startService({ LISTS_DIR, ...env });
   try {
-    await waitForLists(service);
-    const accounts = (await adminCall(service, 'GET', '/admin/v1/accounts')) as { data: { id: string }[] };
+    await waitUntilHealthy(service);
+    const accounts = await apiCall<{ data: { id: string }[] }>(
+      service,
+      service.adminToken,
+      'GET',
+      '/admin/v1/accounts',
+    );
     // Unlimited quota and rate limit, so the bench measures screening, not refusals.
-    await adminCall(service, 'PATCH', `/admin/v1/accounts/${accounts.data[0]!.id}`, {
+    await apiCall(service, service.adminToken, 'PATCH', `/admin/v1/accounts/${accounts.data[0]!.id}`, {
       plan: 'enterprise',
       rate_limit_per_minute: 1_000_000,
     });

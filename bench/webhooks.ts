@@ -22,7 +22,7 @@ import { createSchema } from '../test/support/postgres-schema.js';
 import { loadListEntities } from './matching/list-names.js';
 import { makeQueries } from './matching/queries.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
-import { type RunningService, startService } from './support/service.js';
+import { apiCall, NO_REMOTE_PROVIDERS, startService, waitUntilHealthy } from './support/service.js';
 
 const SCREENINGS = Number(process.env.SCREENINGS ?? 1_000);
 const WARM_UP = 100;
@@ -74,25 +74,6 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 }
 
-async function call(service: RunningService, key: string, method: string, url: string, body?: unknown) {
-  const response = await fetch(service.url + url, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-async function waitForLists(service: RunningService): Promise<void> {
-  for (;;) {
-    const health = (await fetch(`${service.url}/v1/health`).then((r) => r.json())) as { status: string };
-    if (health.status === 'ok') return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
 /** p50/p90/p99 of screenings of an account without webhooks and of one with three, in alternating blocks. */
 async function measureLatency(
   setup: string,
@@ -102,19 +83,19 @@ async function measureLatency(
   const receiver = await startReceiver();
   const service = await startService({ LISTS_DIR, ...LOCAL_RECEIVERS, ...env });
   try {
-    await waitForLists(service);
+    await waitUntilHealthy(service, 1);
     const admin = service.adminToken;
-    const { data } = await call(service, admin, 'GET', '/admin/v1/accounts');
+    const { data } = await apiCall(service, admin, 'GET', '/admin/v1/accounts');
     const limits = { plan: 'enterprise', rate_limit_per_minute: 1_000_000 };
-    await call(service, admin, 'PATCH', `/admin/v1/accounts/${data[0].id}`, limits);
-    const other = await call(service, admin, 'POST', '/admin/v1/accounts', {
+    await apiCall(service, admin, 'PATCH', `/admin/v1/accounts/${data[0].id}`, limits);
+    const other = await apiCall(service, admin, 'POST', '/admin/v1/accounts', {
       name: 'three webhooks',
       plan: 'enterprise',
     });
-    await call(service, admin, 'PATCH', `/admin/v1/accounts/${other.account.id}`, limits);
+    await apiCall(service, admin, 'PATCH', `/admin/v1/accounts/${other.account.id}`, limits);
     const withWebhooks = other.key.key as string;
     for (const name of ['a', 'b', 'c'])
-      await call(service, withWebhooks, 'POST', '/v1/webhooks', { url: `${receiver.url}/${name}` });
+      await apiCall(service, withWebhooks, 'POST', '/v1/webhooks', { url: `${receiver.url}/${name}` });
 
     // Blocks of each account in turn: the deliveries a screening causes run after it answered,
     // and land on whatever comes next, so strict alternation would charge them to the other account.
@@ -128,7 +109,7 @@ async function measureLatency(
       const key = which === 'none' ? service.key : withWebhooks;
       for (let i = 0; i < BLOCK; i++) {
         const started = performance.now();
-        const answer = await call(service, key, 'POST', '/v1/screen', {
+        const answer = await apiCall(service, key, 'POST', '/v1/screen', {
           query: queries[next++ % queries.length],
           type: 'person',
         });
@@ -171,6 +152,7 @@ async function measureDrain(setup: string, env: Record<string, string>): Promise
     ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef',
     LISTS_DIR,
     LISTS_ENABLED: 'un_sc',
+    ...NO_REMOTE_PROVIDERS,
     ...LOCAL_RECEIVERS,
     ...env,
   });

@@ -33,10 +33,28 @@ export interface Config {
   listUrlUkFcdo: string | undefined;
   listUrlUkOfsi: string | undefined;
   listUrlUsCsl: string | undefined;
+  /** How OpenSanctions is used: not at all, as a bulk list loaded here, or through its API. */
+  opensanctionsMode: OpenSanctionsMode;
+  listUrlOpensanctions: string | undefined;
   /** Lets webhooks reach loopback, private and link-local addresses (tests, on-premise receivers). */
   webhookAllowPrivateNetworks: boolean;
   /** Lets webhooks use plain http:// (tests, on-premise receivers). */
   webhookAllowHttp: boolean;
+  /** Remote providers (src/sources/providers): one answer's time budget, retry included. */
+  providerTimeoutMs: number;
+  /** Requests in flight to one provider from this process; more wait their turn. */
+  providerConcurrency: number;
+  gdeltEnabled: boolean;
+  gdeltUrl: string;
+  gdeltTimespanMonths: number;
+  opensanctionsApiUrl: string;
+  opensanctionsApiKey: string | undefined;
+  opensanctionsDataset: string;
+  companiesHouseUrl: string;
+  /** Without a key the Companies House source is disabled. */
+  companiesHouseApiKey: string | undefined;
+  gleifEnabled: boolean;
+  gleifUrl: string;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -168,6 +186,22 @@ function listUrl(variable: string, key: ListUrlKey, list: string, official: stri
   });
 }
 
+function providerUrl(
+  variable: string,
+  key: 'gdeltUrl' | 'opensanctionsApiUrl' | 'companiesHouseUrl' | 'gleifUrl',
+  fallback: string,
+  description: string,
+) {
+  const parseUrl = optionalUrl(['http:', 'https:']);
+  return setting({
+    variable,
+    key,
+    defaultText: fallback,
+    description,
+    parse: (raw, name) => parseUrl(raw, name) ?? fallback,
+  });
+}
+
 export type ListUrlKey =
   | 'listUrlOfacSdn'
   | 'listUrlOfacCons'
@@ -175,7 +209,29 @@ export type ListUrlKey =
   | 'listUrlEuFsf'
   | 'listUrlUkFcdo'
   | 'listUrlUkOfsi'
-  | 'listUrlUsCsl';
+  | 'listUrlUsCsl'
+  | 'listUrlOpensanctions';
+
+/**
+ * `off`: OpenSanctions is not used (the default: its data needs a licence for commercial use);
+ * `bulk`: its export is loaded and refreshed like the official lists (source `opensanctions`);
+ * `api`: its hosted API (or a self-hosted yente) is queried per screening.
+ */
+export const OPENSANCTIONS_MODES = ['off', 'bulk', 'api'] as const;
+export type OpenSanctionsMode = (typeof OPENSANCTIONS_MODES)[number];
+
+/** The OpenSanctions mode of a configuration, for code that enables a source by it. */
+export function openSanctionsMode(config: Pick<Config, 'opensanctionsMode'>): OpenSanctionsMode {
+  return config.opensanctionsMode;
+}
+
+function parseOpenSanctionsMode(raw: string | undefined, variable: string): OpenSanctionsMode {
+  const value = raw === undefined || raw === '' ? 'off' : raw.trim().toLowerCase();
+  if (!(OPENSANCTIONS_MODES as readonly string[]).includes(value)) {
+    throw new ConfigError(variable, `must be one of ${OPENSANCTIONS_MODES.join(', ')}, got "${raw}"`);
+  }
+  return value as OpenSanctionsMode;
+}
 
 export const SETTINGS = [
   setting({
@@ -320,6 +376,21 @@ export const SETTINGS = [
   listUrl('LIST_URL_UK_OFSI', 'listUrlUkOfsi', 'OFSI consolidated', "OFSI's ConList.csv"),
   listUrl('LIST_URL_US_CSL', 'listUrlUsCsl', 'US Consolidated Screening List', 'data.trade.gov'),
   setting({
+    variable: 'OPENSANCTIONS_MODE',
+    key: 'opensanctionsMode',
+    defaultText: 'off',
+    description:
+      '`off`, `bulk` (load the OpenSanctions export like an official list, whatever LISTS_ENABLED says) ' +
+      'or `api` (query the OpenSanctions API). Off by default: commercial use of the data needs a licence.',
+    parse: parseOpenSanctionsMode,
+  }),
+  listUrl(
+    'LIST_URL_OPENSANCTIONS',
+    'listUrlOpensanctions',
+    'OpenSanctions bulk (`OPENSANCTIONS_MODE=bulk`)',
+    'entities.ftm.json of the `default` collection (a targets.nested.json works too)',
+  ),
+  setting({
     variable: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
     key: 'webhookAllowPrivateNetworks',
     defaultText: 'false',
@@ -336,6 +407,88 @@ export const SETTINGS = [
       'Accept plain `http://` webhook URLs. For tests and on-premise receivers only; a warning is logged at start when on.',
     parse: flag(false),
   }),
+  setting({
+    variable: 'PROVIDER_TIMEOUT_MS',
+    key: 'providerTimeoutMs',
+    defaultText: '3000',
+    description:
+      'Time a remote provider (OpenSanctions API, GDELT, Companies House, GLEIF) has to answer, its one retry included.',
+    parse: integer(100, 60_000, 3_000),
+  }),
+  setting({
+    variable: 'PROVIDER_CONCURRENCY',
+    key: 'providerConcurrency',
+    defaultText: '8',
+    description: 'Requests in flight to one provider from one process; further requests wait their turn.',
+    parse: integer(1, 256, 8),
+  }),
+  setting({
+    variable: 'GDELT_ENABLED',
+    key: 'gdeltEnabled',
+    defaultText: 'true',
+    description: 'Adverse-media search in the GDELT DOC 2.0 API (Professional and Enterprise plans).',
+    parse: flag(true),
+  }),
+  providerUrl(
+    'GDELT_URL',
+    'gdeltUrl',
+    'https://api.gdeltproject.org/api/v2/doc/doc',
+    'GDELT DOC 2.0 API endpoint.',
+  ),
+  setting({
+    variable: 'GDELT_TIMESPAN_MONTHS',
+    key: 'gdeltTimespanMonths',
+    defaultText: '24',
+    description: 'How far back adverse-media articles are searched.',
+    parse: integer(1, 120, 24),
+  }),
+  providerUrl(
+    'OPENSANCTIONS_API_URL',
+    'opensanctionsApiUrl',
+    'https://api.opensanctions.org',
+    'Base address of the OpenSanctions API or a self-hosted yente (`OPENSANCTIONS_MODE=api`).',
+  ),
+  setting({
+    variable: 'OPENSANCTIONS_API_KEY',
+    key: 'opensanctionsApiKey',
+    defaultText: '(unset)',
+    description:
+      'Sent as `Authorization: ApiKey <key>`; the hosted API needs one, a self-hosted yente may not.',
+    parse: (raw) => (raw === undefined || raw === '' ? undefined : raw),
+  }),
+  setting({
+    variable: 'OPENSANCTIONS_DATASET',
+    key: 'opensanctionsDataset',
+    defaultText: 'default',
+    description: 'The dataset (collection) matched against in API mode, e.g. `default`, `sanctions`, `peps`.',
+    parse: (raw, variable) => {
+      const value = raw === undefined || raw === '' ? 'default' : raw;
+      if (!/^[a-z0-9_]+$/.test(value))
+        throw new ConfigError(variable, 'must be a dataset name (a-z, 0-9, _)');
+      return value;
+    },
+  }),
+  providerUrl(
+    'COMPANIES_HOUSE_URL',
+    'companiesHouseUrl',
+    'https://api.company-information.service.gov.uk',
+    'Companies House public data API.',
+  ),
+  setting({
+    variable: 'COMPANIES_HOUSE_API_KEY',
+    key: 'companiesHouseApiKey',
+    defaultText: '(unset: source disabled)',
+    description: 'Companies House API key; enables the disqualified-directors source `uk_companies_house`.',
+    parse: (raw) => (raw === undefined || raw === '' ? undefined : raw),
+  }),
+  setting({
+    variable: 'GLEIF_ENABLED',
+    key: 'gleifEnabled',
+    defaultText: 'true',
+    description: 'Ownership look-ups in the GLEIF LEI registry: listed parents of a screened company.',
+    parse: flag(true),
+  }),
+  providerUrl('GLEIF_URL', 'gleifUrl', 'https://api.gleif.org/api/v1', 'GLEIF API base address.'),
 ] as const;
 
 /** Reads and validates every setting; throws `ConfigError` naming the first bad variable. */

@@ -7,15 +7,21 @@ import { LastUsedRecorder } from './accounts/last-used.js';
 import { UsageLedger } from './accounts/usage-ledger.js';
 import { AuditWriter } from './audit/audit-writer.js';
 import { type Clock, systemClock } from './clock.js';
-import type { Config } from './config.js';
+import { type Config, openSanctionsMode } from './config.js';
 import { checkHealth } from './health.js';
 import type { AppContext } from './http/context.js';
+import { PROBLEMS } from './http/problems.js';
 import { NameIndex } from './matching/index.js';
+import { BatchService } from './screening/batches/batch-service.js';
+import { BatchWorker } from './screening/batches/batch-worker.js';
 import { RetentionPurge } from './screening/retention-purge.js';
 import { ScreeningService } from './screening/screening-service.js';
 import { ListService } from './sources/lists/list-service.js';
 import { type ListSettings, listSettingsFromConfig } from './sources/lists/list-settings.js';
 import { ListSource } from './sources/lists/list-source.js';
+import { type ProviderSettings, providerSettingsFromConfig } from './sources/providers/provider-settings.js';
+import { buildProviderSources } from './sources/providers/providers.js';
+import type { Source } from './sources/source.js';
 import { type Broadcast, LocalBroadcast, RedisBroadcast } from './store/broadcast.js';
 import { type Database, type Db, openDatabase } from './store/database.js';
 import { RequestRateLimiter } from './store/rate-limiter.js';
@@ -54,6 +60,8 @@ export interface Runtime {
   defaultAccount: DefaultAccount | undefined;
   /** Sends webhook deliveries; tests call `settle()` on it after moving the clock. */
   webhookDelivery: DeliveryWorker;
+  /** Screens batch items; tests call `settle()` on it. */
+  batchWork: BatchWorker;
   /** Flushes pending writes, then closes Redis and the database. */
   close(): Promise<void>;
 }
@@ -74,6 +82,8 @@ export interface ServiceDeps {
   screeningRetentionMonths?: number;
   /** Webhook settings; without them webhooks reach public https endpoints only and cannot be created. */
   webhooks?: WebhookSettings;
+  /** The remote providers; without them none is queried (tests of other parts). */
+  providers?: ProviderSettings;
 }
 
 export interface WebhookSettings {
@@ -92,6 +102,7 @@ const NO_WEBHOOK_SETTINGS: WebhookSettings = {
 export interface Services {
   ctx: AppContext;
   webhookDelivery: DeliveryWorker;
+  batchWork: BatchWorker;
   /** Writes what is buffered (audit rows, last-used times) and stops listening for broadcasts. */
   close(): Promise<void>;
 }
@@ -144,18 +155,36 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const soleWriter = deps.databaseKind === 'pglite';
   const subscriptions = new WebhookSubscriptions(db, soleWriter);
   const usage = new UsageLedger(db, clock, soleWriter);
+  const officialLists = () => lists.enabledLists().map((id) => new ListSource(id, lists));
+  const providers = deps.providers
+    ? buildProviderSources({
+        clock,
+        settings: deps.providers,
+        screenOfficialLists: (query, signal) => screenEvery(officialLists(), query, signal),
+      })
+    : [];
   const screening = new ScreeningService({
     db,
     clock,
     usage,
     cache: redis ? new RedisResultCache(redis, deps.redisKeyPrefix) : new MemoryResultCache(),
-    sources: () => lists.enabledLists().map((id) => new ListSource(id, lists)),
+    sources: () => [...officialLists(), ...providers],
     retentionMonths,
     followUp: new ScreeningWebhooks(clock, subscriptions, () => webhookDelivery.nudge()),
+  });
+  const batchWork = new BatchWorker({
+    db,
+    clock,
+    logger,
+    screening,
+    audit,
+    onBatchClosed: () => webhookDelivery.nudge(),
+    statusOf: (code) => PROBLEMS[code].status,
   });
   const retention = new RetentionPurge(db, clock, retentionMonths, logger);
   retention.start();
   webhookDelivery.start();
+  batchWork.start();
   webhookHistory.start();
   const ctx: AppContext = {
     db,
@@ -169,14 +198,30 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     adminToken: deps.adminToken,
     lists,
     screening,
+    batches: new BatchService({
+      db,
+      clock,
+      usage,
+      sources: () => [...officialLists(), ...providers],
+      queued: () => batchWork.nudge(),
+      eventQueued: () => webhookDelivery.nudge(),
+    }),
     webhooks: new WebhookService({ db, clock, guard, secrets, subscriptions }),
-    checkHealth: () => checkHealth(db, redis, lists),
+    checkHealth: () =>
+      checkHealth(db, redis, {
+        health: () => ({
+          ...lists.health(),
+          ...Object.fromEntries(providers.map((p) => [p.id, p.health()])),
+        }),
+      }),
   };
   return {
     ctx,
     webhookDelivery,
+    batchWork,
     close: async () => {
-      // Bounded: attempts in flight get a few seconds, then go out again after the restart.
+      // Bounded: attempts and items in flight get a few seconds, then resume after the restart.
+      await batchWork.close();
       await Promise.all([lists.close(), retention.close(), webhookDelivery.close(), webhookHistory.close()]);
       await Promise.all([audit.flush(), lastUsed.flush()]);
       await broadcast.close();
@@ -210,6 +255,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     lists: listSettingsFromConfig(config),
     screeningRetentionMonths: config.screeningRetentionMonths,
     webhooks: webhookSettingsFromConfig(config, logger),
+    providers: providerSettingsFromConfig(config, openSanctionsMode(config) === 'api'),
   });
   const defaultAccount = options.bootstrap
     ? await bootstrapDefaultAccount(database.db, services.ctx.accounts)
@@ -221,12 +267,23 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     adminTokenFile: admin.generatedFile,
     defaultAccount,
     webhookDelivery: services.webhookDelivery,
+    batchWork: services.batchWork,
     close: async () => {
       await services.close();
       redis?.disconnect();
       await database.close();
     },
   };
+}
+
+/** Flags of every source that answers; one that cannot answer is left out (a parent check is best effort). */
+async function screenEvery(
+  sources: readonly Source[],
+  query: Parameters<Source['screen']>[0],
+  signal: AbortSignal,
+): Promise<Awaited<ReturnType<Source['screen']>>> {
+  const answers = await Promise.allSettled(sources.map((source) => source.screen(query, signal)));
+  return answers.flatMap((answer) => (answer.status === 'fulfilled' ? answer.value : []));
 }
 
 /** The webhook settings of the configuration; the escape hatches are loud, as they weaken the SSRF guard. */

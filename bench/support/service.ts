@@ -13,6 +13,12 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/**
+ * The remote providers that are on by default (GDELT, GLEIF) stay off in benchmarks: they measure
+ * this service, not the internet, and must not reach it.
+ */
+export const NO_REMOTE_PROVIDERS = { GDELT_ENABLED: 'false', GLEIF_ENABLED: 'false' } as const;
+
 export interface StartOptions {
   /** A data folder to start on (and keep), e.g. to measure a restart; a fresh one by default. */
   dataDir?: string;
@@ -40,6 +46,7 @@ export async function startService(
       DATA_DIR: dataDir,
       ADMIN_TOKEN: adminToken,
       LOG_LEVEL: 'warn',
+      ...NO_REMOTE_PROVIDERS,
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -77,4 +84,36 @@ export async function startService(
       if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** One JSON call with a bearer token (a key or the admin token); a non-2xx answer throws. */
+// biome-ignore lint/suspicious/noExplicitAny: a bench reads the JSON it asked for, unchecked
+export async function apiCall<T = any>(
+  service: RunningService,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(service.url + path, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/**
+ * Until health is ok `inARow` times in a row: with several workers behind one port, every one of
+ * them has loaded the lists by then.
+ */
+export async function waitUntilHealthy(service: RunningService, inARow = 20): Promise<void> {
+  let seen = 0;
+  while (seen < inARow) {
+    const health = (await fetch(`${service.url}/v1/health`).then((r) => r.json())) as { status: string };
+    seen = health.status === 'ok' ? seen + 1 : 0;
+    if (seen === 0) await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }

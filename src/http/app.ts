@@ -10,6 +10,7 @@ import { adminAuditRoutes } from './routes/admin/audit.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
 import { adminListRoutes } from './routes/admin/lists.js';
 import { auditRoutes } from './routes/audit.js';
+import { batchRoutes } from './routes/batch.js';
 import { docsRoutes, registerOpenApi } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { keyRoutes } from './routes/keys.js';
@@ -61,6 +62,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   healthRoutes(app, ctx);
   screenRoutes(app, ctx);
+  batchRoutes(app, ctx);
   keyRoutes(app, ctx);
   usageRoutes(app, ctx);
   auditRoutes(app, ctx);

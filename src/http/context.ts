@@ -14,6 +14,7 @@ import type { AuditWriter } from '../audit/audit-writer.js';
 import type { Clock } from '../clock.js';
 import type { HealthReport } from '../health.js';
 import type { NameIndex } from '../matching/index.js';
+import type { BatchService } from '../screening/batches/batch-service.js';
 import type { ScreeningService } from '../screening/screening-service.js';
 import type { ListService } from '../sources/lists/list-service.js';
 import type { Db } from '../store/database.js';
@@ -36,6 +37,8 @@ export interface AppContext {
   lists: ListService<NameIndex>;
   /** Screening: POST /v1/screen and GET /v1/screen/:id. */
   screening: ScreeningService;
+  /** Batch screening: submission, progress and results, cancellation (the items are a worker's). */
+  batches: BatchService;
   /** Webhooks: registration, list, deletion and the delivery log (delivery itself is a worker). */
   webhooks: WebhookService;
   checkHealth(): Promise<HealthReport>;

@@ -45,6 +45,15 @@ export interface FollowUpWork {
   stored(): void;
 }
 
+/** Who a screening is counted for: the caller's key, or the key that submitted a batch. */
+export type ScreeningSubject = Pick<AuthenticatedKey, 'accountId' | 'keyId' | 'plan'>;
+
+/**
+ * Statements to run in the very statement that counts this screening (and stores it when live),
+ * built from its result: a batch item records its outcome this way, exactly when it is counted.
+ */
+export type ScreeningRecordedWith = (result: StoredResult) => Record<string, RawBuilder<unknown>>;
+
 /**
  * The product's main job: normalise the query, ask every selected source at once, score the risk,
  * count and store the screening, and answer repeated questions from the cache.
@@ -52,7 +61,11 @@ export interface FollowUpWork {
 export class ScreeningService {
   constructor(private readonly deps: ScreeningServiceDeps) {}
 
-  async screen(key: AuthenticatedKey, request: ScreeningRequest): Promise<ScreeningResult> {
+  async screen(
+    key: ScreeningSubject,
+    request: ScreeningRequest,
+    recordedWith?: ScreeningRecordedWith,
+  ): Promise<ScreeningResult> {
     const started = performance.now();
     const resolved = resolveScreeningRequest(request, PLANS[key.plan], this.deps.sources());
     const subject: UsageSubject = { accountId: key.accountId, keyId: key.keyId, plan: key.plan };
@@ -69,12 +82,9 @@ export class ScreeningService {
     );
     const cached = await this.deps.cache.get(cacheKey);
     if (cached !== undefined) {
-      await this.deps.usage.count(subject);
-      return {
-        ...(JSON.parse(cached) as StoredResult),
-        cache_hit: true,
-        duration_ms: millisecondsSince(started),
-      };
+      const stored = JSON.parse(cached) as StoredResult;
+      await this.deps.usage.count(subject, recordedWith?.(stored));
+      return { ...stored, cache_hit: true, duration_ms: millisecondsSince(started) };
     }
 
     const outcome = await fanOut(resolved.sources, {
@@ -112,7 +122,7 @@ export class ScreeningService {
         sourceErrors: outcome.source_errors,
         sourceVersions: versions,
       },
-      followUp?.statements,
+      { ...followUp?.statements, ...recordedWith?.(result) },
     );
     followUp?.stored();
     // An answer missing a failed source is not kept: the next request asks that source again.

@@ -84,6 +84,21 @@ export type RawRecord = { [key: string]: RawValue };
 
 export type Gender = 'male' | 'female' | 'other';
 
+/**
+ * A public position a person holds or held (PEP data: an OpenSanctions `Occupancy` of a
+ * `Position`). Every field is optional because the sources often know that a person held an
+ * office, and when, without naming it.
+ */
+export interface HeldPosition {
+  name?: string;
+  /** Countries of the position, same codes as `ListEntity.countries`. */
+  countries?: string[];
+  start_date?: PartialDate;
+  end_date?: PartialDate;
+  /** The source's own status ('current', 'ended', 'unknown'). */
+  status?: string;
+}
+
 export interface ListEntity {
   /** Source id, e.g. 'ofac_sdn', 'eu_fsf', 'us_csl' (DESIGN.md section 5). */
   source: string;
@@ -113,4 +128,13 @@ export interface ListEntity {
   /** Nationalities and citizenships, same codes as `countries`. */
   nationalities?: string[];
   places_of_birth?: string[];
+  /** Positions held, for PEP data (see `HeldPosition`). */
+  positions?: HeldPosition[];
+  /**
+   * A watchlist provider's risk tags, as it writes them (OpenSanctions topics: 'sanction',
+   * 'role.pep', 'crime', ...). The flag type is derived from them.
+   */
+  topics?: string[];
+  /** The provider's own datasets the entry was aggregated from (OpenSanctions dataset names). */
+  datasets?: string[];
 }

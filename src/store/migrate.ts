@@ -4,6 +4,7 @@ import * as listSnapshots from './migrations/0002-list-snapshots.js';
 import * as screenings from './migrations/0003-screenings.js';
 import * as webhooks from './migrations/0004-webhooks.js';
 import * as listSnapshotChunks from './migrations/0005-list-snapshot-chunks.js';
+import * as batches from './migrations/0006-batches.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-screenings': screenings,
   '0004-webhooks': webhooks,
   '0005-list-snapshot-chunks': listSnapshotChunks,
+  '0006-batches': batches,
 };
 
 class CompiledMigrations implements MigrationProvider {

@@ -176,6 +176,36 @@ export interface WebhookAttemptTable {
   next_retry_at: Timestamp | null;
 }
 
+/** A batch screening request: its items are the jobs. */
+export interface BatchTable {
+  id: string;
+  account_id: string;
+  key_id: string;
+  /** queued | running | completed | cancelled */
+  status: string;
+  total: number;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+}
+
+/** One name of a batch: pending, running (claimed), completed, failed or cancelled. */
+export interface BatchItemTable {
+  batch_id: string;
+  index: number;
+  reference: string | null;
+  request: unknown;
+  status: string;
+  queued_at: Timestamp;
+  claim_token: string | null;
+  claimed_until: Timestamp | null;
+  screening_id: string | null;
+  risk_score: number | null;
+  risk_level: string | null;
+  flag_count: number | null;
+  error: string | null;
+  finished_at: Timestamp | null;
+}
+
 export interface DatabaseSchema {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -191,6 +221,8 @@ export interface DatabaseSchema {
   webhook_events: WebhookEventTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
+  batches: BatchTable;
+  batch_items: BatchItemTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
+import { ClaimLoop } from '../store/claim-loop.js';
 import type { Db } from '../store/database.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import { type ClaimedDelivery, cancelClaimed, claimDueDeliveries, releaseClaim } from './delivery-queue.js';
@@ -33,123 +34,57 @@ export interface DeliveryWorkerDeps {
  * (due, retry times, webhook-timestamp) is the injected clock's; timeouts are real time.
  */
 export class DeliveryWorker {
-  private readonly inFlight = new Set<Promise<void>>();
-  private readonly stop = new AbortController();
-  private claiming: Promise<void> | undefined;
-  private claimAgain = false;
-  private timer: NodeJS.Timeout | undefined;
-  private nudged: NodeJS.Timeout | undefined;
-  private closed = false;
+  private readonly loop: ClaimLoop<ClaimedDelivery>;
   private readonly recorder: AttemptRecorder;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.recorder = new AttemptRecorder(deps.db);
+    this.loop = new ClaimLoop({
+      what: 'webhook deliveries',
+      logger: deps.logger,
+      claim: (room) => claimDueDeliveries(deps.db, deps.clock.now(), room),
+      run: (delivery, stop) => this.attempt(delivery, stop),
+      concurrency: DELIVERY_CONCURRENCY,
+      refillAt: DELIVERY_REFILL_AT,
+      pollIntervalMs: DELIVERY_POLL_INTERVAL_MS,
+      nudgeDelayMs: DELIVERY_NUDGE_DELAY_MS,
+      shutdownGraceMs: DELIVERY_SHUTDOWN_GRACE_MS,
+    });
   }
 
   start(): void {
-    this.timer = setInterval(() => this.wake(), DELIVERY_POLL_INTERVAL_MS).unref();
-    this.wake();
+    this.loop.start();
   }
 
-  /**
-   * A screening of this instance may have queued deliveries: look soon. Nudges within a few
-   * milliseconds share one look, so a busy instance does not pay a claim query per screening.
-   */
+  /** A screening of this instance may have queued deliveries: look soon. */
   nudge(): void {
-    if (this.closed || this.nudged) return;
-    this.nudged = setTimeout(() => {
-      this.nudged = undefined;
-      this.wake();
-    }, DELIVERY_NUDGE_DELAY_MS);
-  }
-
-  /** Looks for due deliveries now (or right after the claim under way). */
-  wake(): void {
-    if (this.closed) return;
-    if (this.claiming) {
-      this.claimAgain = true;
-      return;
-    }
-    this.claiming = this.claimWhileDue().finally(() => {
-      this.claiming = undefined;
-    });
+    this.loop.nudge();
   }
 
   /**
    * Resolves once nothing is due and nothing is in flight: every delivery due by the clock's
    * current time has been attempted and recorded. Tests call it after moving the clock.
    */
-  async settle(): Promise<void> {
-    for (;;) {
-      await this.claiming;
-      if (this.inFlight.size > 0) {
-        await Promise.all([...this.inFlight]);
-        continue;
-      }
-      this.wake();
-      await this.claiming;
-      if (this.inFlight.size === 0) return;
-    }
+  settle(): Promise<void> {
+    return this.loop.settle();
   }
 
   /**
    * Stops claiming; attempts in flight get a grace period, then are abandoned: their deliveries are
    * handed back untouched and go out again later (from this or another instance).
    */
-  async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
-    clearTimeout(this.nudged);
-    await this.claiming;
-    const grace = new Promise((resolve) => setTimeout(resolve, DELIVERY_SHUTDOWN_GRACE_MS).unref());
-    await Promise.race([Promise.all([...this.inFlight]), grace]);
-    this.stop.abort();
-    await Promise.all([...this.inFlight]);
+  close(): Promise<void> {
+    return this.loop.close();
   }
 
-  private async claimWhileDue(): Promise<void> {
-    do {
-      this.claimAgain = false;
-      const room = DELIVERY_CONCURRENCY - this.inFlight.size;
-      if (room <= 0) return; // a finishing attempt wakes the worker again
-      let claimed: ClaimedDelivery[];
-      try {
-        claimed = await claimDueDeliveries(this.deps.db, this.deps.clock.now(), room);
-      } catch (error) {
-        this.deps.logger.warn(
-          { err: error },
-          'claiming webhook deliveries failed; retrying at the next poll',
-        );
-        return;
-      }
-      for (const delivery of claimed) this.begin(delivery);
-      if (claimed.length === room) this.claimAgain = true;
-    } while (this.claimAgain && !this.closed);
-  }
-
-  private begin(delivery: ClaimedDelivery): void {
-    const running: Promise<void> = this.attempt(delivery)
-      .catch((error: unknown) => {
-        // The claim's lease runs out and the delivery is attempted again: nothing is lost.
-        this.deps.logger.error({ err: error, delivery: delivery.id }, 'recording a webhook attempt failed');
-      })
-      .finally(() => {
-        this.inFlight.delete(running);
-        // Claims are batched: a claim costs about as much for 1 row as for 32, so the worker
-        // refills once half its slots are free rather than after every attempt.
-        if (this.inFlight.size <= DELIVERY_REFILL_AT) this.wake();
-      });
-    this.inFlight.add(running);
-  }
-
-  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+  private async attempt(delivery: ClaimedDelivery, stop: AbortSignal): Promise<void> {
     const { clock, db } = this.deps;
     if (delivery.webhookDeleted) {
       await cancelClaimed(db, delivery, clock.now());
       return;
     }
     const attemptedAt = clock.now();
-    const result = await this.send(delivery, attemptedAt);
+    const result = await this.send(delivery, attemptedAt, stop);
     if (result.abandoned) {
       await releaseClaim(db, delivery, clock.now());
       return;
@@ -168,7 +103,7 @@ export class DeliveryWorker {
     });
   }
 
-  private async send(delivery: ClaimedDelivery, attemptedAt: Date): Promise<SendResult> {
+  private async send(delivery: ClaimedDelivery, attemptedAt: Date, stop: AbortSignal): Promise<SendResult> {
     let secret: string;
     try {
       if (delivery.secretCiphertext === null) throw new Error('the webhook has no secret');
@@ -183,6 +118,6 @@ export class DeliveryWorker {
     const body = Buffer.from(delivery.payload, 'utf8');
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
     const headers = signatureHeaders(secret, delivery.id, timestamp, body);
-    return this.deps.sender.send(delivery.url, body, headers, this.stop.signal);
+    return this.deps.sender.send(delivery.url, body, headers, stop);
   }
 }

@@ -20,8 +20,9 @@ export function screeningCompletePayload(result: StoredResult, resultJson: strin
 
 /**
  * The outbox statements for one event: the event row (only when a webhook of the account subscribes
- * to it) and one pending delivery per such webhook, due now. They read `admitted`, so they are part
- * of the statement that stores the screening: both are written, or neither.
+ * to it) and one pending delivery per such webhook, due now. They read the statement named `gate`
+ * (`admitted` for a screening: the one that counts it), so they are part of the statement that
+ * records what the event reports: both are written, or neither.
  */
 export function enqueueEventStatements(
   accountId: string,
@@ -29,6 +30,7 @@ export function enqueueEventStatements(
   subjectId: string,
   payload: string,
   now: Date,
+  gate = 'admitted',
 ): Record<string, RawBuilder<unknown>> {
   const subscribed = sql`webhooks.account_id = ${accountId} AND webhooks.deleted_at IS NULL
     AND ${event}::text = ANY(webhooks.events)`;
@@ -36,7 +38,7 @@ export function enqueueEventStatements(
     webhook_event: sql`
       INSERT INTO webhook_events (id, account_id, event, subject_id, payload, created_at)
       SELECT ${newId()}, ${accountId}, ${event}, ${subjectId}, ${payload}, ${now}
-      FROM admitted WHERE EXISTS (SELECT 1 FROM webhooks WHERE ${subscribed})
+      FROM ${sql.id(gate)} WHERE EXISTS (SELECT 1 FROM webhooks WHERE ${subscribed})
       RETURNING id`,
     webhook_outbox: sql`
       INSERT INTO webhook_deliveries (id, event_id, webhook_id, status, attempts, next_attempt_at, created_at)

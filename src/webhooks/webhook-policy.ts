@@ -1,6 +1,6 @@
 /** The webhook policies, each a named constant with its unit (documented in the README). */
 
-/** The events a webhook may subscribe to. `batch.complete` is sent once batch screening exists. */
+/** The events a webhook may subscribe to: after each live screening, and when a batch is closed. */
 export const WEBHOOK_EVENTS = ['screening.complete', 'batch.complete'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** What a webhook registered without `events` receives. */

@@ -38,6 +38,8 @@ export interface WebhookServiceDeps {
   guard: EndpointGuard;
   secrets: SecretBox;
   subscriptions: WebhookSubscriptions;
+  /** How long registration waits for the host to resolve; REGISTRATION_RESOLVE_TIMEOUT_MS unless a test says. */
+  resolveTimeoutMs?: number;
 }
 
 export interface WebhookRegistration {
@@ -133,14 +135,15 @@ export class WebhookService {
   /** The URL's own rules, then the SSRF guard on what its host resolves to now. */
   private async assertReachable(url: string): Promise<void> {
     const parsed = checkUrl(url, this.deps.guard.policy);
-    const timeout = AbortSignal.timeout(REGISTRATION_RESOLVE_TIMEOUT_MS);
+    const timeoutMs = this.deps.resolveTimeoutMs ?? REGISTRATION_RESOLVE_TIMEOUT_MS;
+    const timeout = AbortSignal.timeout(timeoutMs);
     try {
       await this.deps.guard.check(parsed, timeout);
     } catch (error) {
       if (timeout.aborted) {
         throw new ServiceError(
           'service-unavailable',
-          `The webhook URL cannot be checked now: its host did not resolve within ${REGISTRATION_RESOLVE_TIMEOUT_MS / 1000} s.`,
+          `The webhook URL cannot be checked now: its host did not resolve within ${timeoutMs / 1000} s.`,
         );
       }
       if (!(error instanceof EndpointRefusal)) throw error;

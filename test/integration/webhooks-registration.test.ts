@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EndpointGuard } from '../../src/webhooks/endpoint-guard.js';
+import { SecretBox } from '../../src/webhooks/secret-box.js';
+import { WebhookService } from '../../src/webhooks/webhook-service.js';
+import { WebhookSubscriptions } from '../../src/webhooks/webhook-subscriptions.js';
 import { type Backend, backends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { TestApp } from '../support/test-app.js';
@@ -179,5 +183,51 @@ describe.each(backends())('webhook registration ($name)', (shared) => {
     const response = await api.request('GET', `/v1/webhooks/${id}/deliveries?limit=500`, { key });
     expect(response.status).toBe(422);
     expect((await api.request('GET', `/v1/webhooks/${id}/deliveries`, { key })).body).toEqual({ data: [] });
+  });
+});
+
+describe.each(backends())('webhook registration with a resolver that does not answer ($name)', (shared) => {
+  let backend: Backend;
+  let drop: () => Promise<void>;
+  let api: TestApp;
+
+  beforeAll(async () => {
+    ({ backend, drop } = await isolatedBackend(shared));
+    // The same service as in production but for its resolver, which never answers, and a wait of
+    // 100 ms instead of 5 s, so the test does not sit out the production timeout.
+    api = await TestApp.start(backend, {
+      adjust: (ctx) => ({
+        ...ctx,
+        webhooks: new WebhookService({
+          db: ctx.db,
+          clock: ctx.clock,
+          guard: new EndpointGuard(
+            { allowPrivateNetworks: false, allowHttp: false },
+            () => new Promise(() => {}),
+          ),
+          secrets: new SecretBox(() => Buffer.alloc(32, 7)),
+          subscriptions: new WebhookSubscriptions(ctx.db, false),
+          resolveTimeoutMs: 100,
+        }),
+      }),
+    });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await drop?.();
+  });
+
+  it('answers 503 when the host does not resolve in time, and registers nothing', async () => {
+    const { key } = await api.createAccount('professional');
+    const started = performance.now();
+    const response = await api.request('POST', '/v1/webhooks', {
+      key,
+      body: { url: 'https://slow-dns.example/hook' },
+    });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    expect(response.body.detail).toMatch(/did not resolve within 0.1 s/);
+    expect((await api.request('GET', '/v1/webhooks', { key })).body).toEqual({ data: [] });
   });
 });

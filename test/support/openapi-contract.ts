@@ -30,7 +30,10 @@ export class OpenApiContract {
 
   check(method: string, url: string, status: number, contentType: string | null, body: unknown): void {
     const path = url.split('?')[0] ?? url;
-    const template = this.templates.find((t) => t.pattern.test(path))?.template;
+    // A static path wins over a template that would also match it (/v1/screen/batch, /v1/screen/{id}).
+    const template =
+      this.templates.find((t) => t.template === path)?.template ??
+      this.templates.find((t) => t.pattern.test(path))?.template;
     const operation = template ? this.doc.paths[template]?.[method.toLowerCase()] : undefined;
     if (!operation) {
       this.validate('#/components/schemas/Problem', body, `${method} ${path} ${status}`);

@@ -30,6 +30,8 @@ export function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     // The lists come from the shared mirror folder: the tests never reach the official addresses.
     LISTS_DIR: path.resolve(process.cwd(), '../shared/data/lists'),
     LISTS_ENABLED: 'un_sc,eu_fsf,uk_fcdo',
+    GDELT_ENABLED: 'false',
+    GLEIF_ENABLED: 'false',
     ...extra,
   };
 }

@@ -62,6 +62,9 @@ export class TestApp {
       DATABASE_POOL_SIZE: '4',
       // Tests never reach the official list addresses: lists load only when a test asks for them.
       LISTS_ENABLED: 'none',
+      // Nor the remote providers: a provider test points one at a local server it starts.
+      GDELT_ENABLED: 'false',
+      GLEIF_ENABLED: 'false',
       ...options.env,
     });
     const runtime = await createRuntime({

@@ -50,36 +50,35 @@ const ScreeningResultSchema = Type.Object(
   { $id: 'ScreeningResult', additionalProperties: false },
 );
 
-const ScreenRequest = Type.Object(
-  {
-    query: Type.String({
-      maxLength: QUERY_MAX_CODE_POINTS * 4,
-      description: '2 to 500 characters after trimming',
-    }),
-    type: Type.Optional(Type.Union([Type.Literal('entity'), Type.Literal('person')], { default: 'entity' })),
-    options: Type.Optional(
-      Type.Object(
-        {
-          threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0.5 })),
-          sources: Type.Optional(
-            Type.Array(Type.String(), {
-              minItems: 1,
-              maxItems: 50,
-              description: `Limit the screening to these sources; known ids: ${KNOWN_SOURCE_IDS.join(', ')}`,
-            }),
-          ),
-          include_adverse_media: Type.Optional(
-            Type.Boolean({
-              description: 'Default: true on plans with adverse media; true on Starter is refused',
-            }),
-          ),
-        },
-        { additionalProperties: false },
-      ),
+export const ScreenRequestProperties = {
+  query: Type.String({
+    maxLength: QUERY_MAX_CODE_POINTS * 4,
+    description: '2 to 500 characters after trimming',
+  }),
+  type: Type.Optional(Type.Union([Type.Literal('entity'), Type.Literal('person')], { default: 'entity' })),
+  options: Type.Optional(
+    Type.Object(
+      {
+        threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0.5 })),
+        sources: Type.Optional(
+          Type.Array(Type.String(), {
+            minItems: 1,
+            maxItems: 50,
+            description: `Limit the screening to these sources; known ids: ${KNOWN_SOURCE_IDS.join(', ')}`,
+          }),
+        ),
+        include_adverse_media: Type.Optional(
+          Type.Boolean({
+            description: 'Default: true on plans with adverse media; true on Starter is refused',
+          }),
+        ),
+      },
+      { additionalProperties: false },
     ),
-  },
-  { additionalProperties: false },
-);
+  ),
+};
+
+const ScreenRequest = Type.Object(ScreenRequestProperties, { additionalProperties: false });
 
 export function screenRoutes(app: App, ctx: AppContext): void {
   app.post(

@@ -1,6 +1,9 @@
 import type { Config, ListUrlKey } from '../../config.js';
+import type { SourceKind } from '../source.js';
+import { type ListFlagMapper, listFlag } from './list-flag.js';
 import { LIST_PARSERS } from './parsers/index.js';
 import type { ListParserDescriptor } from './parsers/types.js';
+import { watchlistFlag } from './watchlist-flag.js';
 
 /** Config fields holding one list's URL override (one env var each, see `SETTINGS`). */
 export type ListUrlConfigKey = ListUrlKey;
@@ -16,7 +19,14 @@ export interface ListCatalogEntry {
   /** Official download address of every file the service can read, by official file name. */
   officialUrls: Readonly<Record<string, string>>;
   enabledByDefault: boolean;
+  /** `direct_feed` for an authority's own list, `watchlist_provider` for an aggregator's export. */
+  kind: Extract<SourceKind, 'direct_feed' | 'watchlist_provider'>;
+  /** How a matched entry becomes a flag (`listFlag`: a sanctions flag). */
+  toFlag: ListFlagMapper;
 }
+
+/** What every official list has in common: its authority publishes it, its entries are sanctions. */
+const OFFICIAL_LIST = { kind: 'direct_feed', toFlag: listFlag } as const;
 
 const OFAC_EXPORTS = 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/';
 
@@ -25,7 +35,9 @@ function ofacUrls(...names: string[]): Record<string, string> {
 }
 
 /**
- * Every official list the service can load. The EU address carries the public token that the
+ * Every list the service can load: the official lists, and OpenSanctions' bulk export (off unless
+ * `OPENSANCTIONS_MODE=bulk`, whatever `LISTS_ENABLED` says, because its data needs a licence for
+ * commercial use; see list-settings.ts). The EU address carries the public token that the
  * Commission's own download page uses; an automated download may still be answered with a login
  * page, which the parser refuses (the previous version stays in service).
  */
@@ -38,6 +50,7 @@ export const LIST_CATALOG: readonly ListCatalogEntry[] = [
     urlConfigKey: 'listUrlOfacSdn',
     officialUrls: ofacUrls('SDN.CSV', 'ALT.CSV', 'ADD.CSV', 'SDN_COMMENTS.CSV'),
     enabledByDefault: true,
+    ...OFFICIAL_LIST,
   },
   {
     id: 'ofac_cons',
@@ -53,6 +66,7 @@ export const LIST_CATALOG: readonly ListCatalogEntry[] = [
       'CONS_ENHANCED.ZIP',
     ),
     enabledByDefault: true,
+    ...OFFICIAL_LIST,
   },
   {
     id: 'un_sc',
@@ -62,6 +76,7 @@ export const LIST_CATALOG: readonly ListCatalogEntry[] = [
     urlConfigKey: 'listUrlUnSc',
     officialUrls: { 'consolidated.xml': 'https://scsanctions.un.org/resources/xml/en/consolidated.xml' },
     enabledByDefault: true,
+    ...OFFICIAL_LIST,
   },
   {
     id: 'eu_fsf',
@@ -74,6 +89,7 @@ export const LIST_CATALOG: readonly ListCatalogEntry[] = [
         'https://webgate.ec.europa.eu/fsd/fsf/public/files/xmlFullSanctionsList_1_1/content?token=dG9rZW4tMjAxNw',
     },
     enabledByDefault: true,
+    ...OFFICIAL_LIST,
   },
   {
     id: 'uk_fcdo',
@@ -83,6 +99,7 @@ export const LIST_CATALOG: readonly ListCatalogEntry[] = [
     urlConfigKey: 'listUrlUkFcdo',
     officialUrls: { 'UK-Sanctions-List.xml': 'https://sanctionslist.fcdo.gov.uk/docs/UK-Sanctions-List.xml' },
     enabledByDefault: true,
+    ...OFFICIAL_LIST,
   },
   {
     id: 'uk_ofsi',
@@ -95,6 +112,7 @@ export const LIST_CATALOG: readonly ListCatalogEntry[] = [
     },
     // Being retired in favour of the FCDO list, which carries the same designations.
     enabledByDefault: false,
+    ...OFFICIAL_LIST,
   },
   {
     id: 'us_csl',
@@ -107,6 +125,21 @@ export const LIST_CATALOG: readonly ListCatalogEntry[] = [
         'https://data.trade.gov/downloadable_consolidated_screening_list/v1/consolidated.csv',
     },
     enabledByDefault: true,
+    ...OFFICIAL_LIST,
+  },
+  {
+    id: 'opensanctions',
+    title: 'OpenSanctions (bulk export)',
+    authority: 'OpenSanctions (aggregated from sanctions, PEP and watchlist sources)',
+    urlVariable: 'LIST_URL_OPENSANCTIONS',
+    urlConfigKey: 'listUrlOpensanctions',
+    officialUrls: {
+      'entities.ftm.json': 'https://data.opensanctions.org/datasets/latest/default/entities.ftm.json',
+      'targets.nested.json': 'https://data.opensanctions.org/datasets/latest/default/targets.nested.json',
+    },
+    enabledByDefault: false,
+    kind: 'watchlist_provider',
+    toFlag: watchlistFlag,
   },
 ];
 

@@ -1,7 +1,7 @@
 import type { NameIndex } from '../../matching/index.js';
 import type { Flag } from '../flag.js';
-import type { Source, SourceHealth, SourceQuery } from '../source.js';
-import { listFlag } from './list-flag.js';
+import type { Source, SourceHealth, SourceKind, SourceQuery } from '../source.js';
+import { catalogEntry, type ListCatalogEntry } from './list-catalog.js';
 import type { ListService } from './list-service.js';
 import { ListUnavailableError } from './loaded-lists.js';
 
@@ -9,17 +9,25 @@ import { ListUnavailableError } from './loaded-lists.js';
 export const LIST_SOURCE_TIMEOUT_MS = 2_000;
 
 /**
- * One official list as a screening source. It searches the version in memory when called; a list
- * that is enabled but not loaded fails (a failed source, never "no match").
+ * One loaded list as a screening source. It searches the version in memory when called; a list
+ * that is enabled but not loaded fails (a failed source, never "no match"). Its kind and the way
+ * its entries become flags come from its catalog entry: an official list gives sanctions flags,
+ * OpenSanctions' export gives PEP and watchlist flags.
  */
 export class ListSource implements Source {
-  readonly kind = 'direct_feed' as const;
+  readonly kind: SourceKind;
   readonly timeoutMs = LIST_SOURCE_TIMEOUT_MS;
+  private readonly entry: ListCatalogEntry;
 
   constructor(
     readonly id: string,
     private readonly lists: ListService<NameIndex>,
-  ) {}
+  ) {
+    const entry = catalogEntry(id);
+    if (!entry) throw new Error(`${id} is not a list of the catalog.`);
+    this.entry = entry;
+    this.kind = entry.kind;
+  }
 
   async screen(query: SourceQuery, signal: AbortSignal): Promise<Flag[]> {
     const view = this.lists.view();
@@ -32,9 +40,10 @@ export class ListSource implements Source {
       limitPerSource: query.limit,
     });
     const flags: Flag[] = [];
+    const context = { enabledLists: this.lists.enabledLists() };
     for (const match of results.get(this.id) ?? []) {
       const entity = view.entity(match.key);
-      if (entity) flags.push(listFlag(entity, match));
+      if (entity) flags.push(this.entry.toFlag(entity, match, context));
     }
     return flags;
   }

@@ -30,7 +30,7 @@ describe('the common list entity model', () => {
     const ids = LIST_PARSERS.map((p) => `${p.id}/${p.format}`);
     expect(new Set(ids).size).toBe(ids.length);
     expect(new Set(LIST_PARSERS.map((p) => p.id))).toEqual(
-      new Set(['ofac_sdn', 'ofac_cons', 'un_sc', 'eu_fsf', 'uk_fcdo', 'uk_ofsi', 'us_csl']),
+      new Set(['ofac_sdn', 'ofac_cons', 'un_sc', 'eu_fsf', 'uk_fcdo', 'uk_ofsi', 'us_csl', 'opensanctions']),
     );
     expect(matchesOfficialFileName('SDN.CSV', 'sdn.csv')).toBe(true);
     expect(matchesOfficialFileName('ConList.csv', 'ConList.csv.gz')).toBe(true);

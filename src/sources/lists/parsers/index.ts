@@ -1,4 +1,5 @@
 import { EU_FILE, EU_LIST, EU_SOURCE, parseEuXml } from './eu-xml.js';
+import { FTM_ENTITIES_FILE, FTM_NESTED_FILE, OPENSANCTIONS_SOURCE, parseFtmJsonl } from './ftm-jsonl.js';
 import { OFAC_CONS_CSV_FILES, OFAC_SDN_CSV_FILES, type OfacCsvFileNames, parseOfacCsv } from './ofac-csv.js';
 import { OFAC_CONS_ENHANCED_FILE, parseOfacEnhancedXml } from './ofac-enhanced-xml.js';
 import type { ListFileSpec, ListParserDescriptor } from './types.js';
@@ -23,7 +24,8 @@ function ofacCsvFiles(names: OfacCsvFileNames): ListFileSpec[] {
 }
 
 /**
- * Every official list the service can read, one entry per source and format. A source with two
+ * Every list the service can read (the official lists and OpenSanctions' bulk exports), one entry
+ * per source and format. A source with two
  * formats (OFAC's non-SDN list as legacy CSV or as Enhanced XML) has two entries; the first one
  * whose required files are present is the one to use.
  */
@@ -83,6 +85,20 @@ export const LIST_PARSERS: readonly ListParserDescriptor[] = [
     format: 'us_csl_csv',
     files: [{ name: US_CSL_FILE, required: true }],
     parse: parseUsCslCsv,
+  },
+  // Both OpenSanctions exports go through one parser, which tells them apart line by line; the
+  // two entries only let a mirror or a URL override name either file.
+  {
+    id: OPENSANCTIONS_SOURCE,
+    format: 'ftm_entities',
+    files: [{ name: FTM_ENTITIES_FILE, required: true }],
+    parse: (files, options) => parseFtmJsonl(FTM_ENTITIES_FILE, files, options),
+  },
+  {
+    id: OPENSANCTIONS_SOURCE,
+    format: 'ftm_nested',
+    files: [{ name: FTM_NESTED_FILE, required: true }],
+    parse: (files, options) => parseFtmJsonl(FTM_NESTED_FILE, files, options),
   },
 ];
 

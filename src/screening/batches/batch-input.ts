@@ -1,0 +1,122 @@
+import { parse } from 'csv-parse/sync';
+import type { Plan } from '../../accounts/plans.js';
+import { type FieldError, ServiceError } from '../../errors.js';
+import type { Source } from '../../sources/source.js';
+import { resolveScreeningRequest, type ScreeningRequest } from '../screening-request.js';
+import { BATCH_ITEMS_MAX, BATCH_REFERENCE_MAX_CHARS } from './batch-policy.js';
+
+type ItemOptions = NonNullable<ScreeningRequest['options']>;
+
+/** A batch as submitted in JSON (the CSV form is read into the same shape). */
+export interface BatchSubmission {
+  items: Array<ScreeningRequest & { reference?: string | undefined }>;
+  options?: ItemOptions | undefined;
+}
+
+/** One item ready to be stored: the request exactly as `POST /v1/screen` would receive it. */
+export interface BatchItemInput {
+  index: number;
+  reference: string | null;
+  request: ScreeningRequest;
+}
+
+const CSV_COLUMNS = ['query', 'type', 'reference'];
+
+function invalid(detail: string, errors: FieldError[]): ServiceError {
+  return new ServiceError('validation-failed', detail, errors);
+}
+
+/**
+ * Reads a CSV batch: a header row naming `query` and optionally `type` and `reference`, then one
+ * item per row. Errors point at `/items/<index>/<column>` like the JSON form's, with the line.
+ */
+export function submissionFromCsv(text: string): BatchSubmission {
+  let rows: string[][];
+  try {
+    rows = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false, trim: false });
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : 'unreadable CSV';
+    throw invalid('The CSV body could not be read.', [{ pointer: '/', detail }]);
+  }
+  const [header, ...body] = rows;
+  const columns = (header ?? []).map((c) => c.trim().toLowerCase());
+  const unknown = columns.filter((c) => !CSV_COLUMNS.includes(c));
+  if (!columns.includes('query') || unknown.length > 0) {
+    throw invalid('The CSV header must name a `query` column and may name `type` and `reference`.', [
+      {
+        pointer: '/',
+        detail: unknown.length > 0 ? `unknown columns: ${unknown.join(', ')}` : 'no query column',
+      },
+    ]);
+  }
+  const at = (name: string) => columns.indexOf(name);
+  const errors: FieldError[] = [];
+  const items = body.map((row, index) => {
+    const type = at('type') >= 0 ? (row[at('type')] ?? '').trim() : '';
+    if (type !== '' && type !== 'person' && type !== 'entity') {
+      errors.push({ pointer: `/items/${index}/type`, detail: `line ${index + 2}: must be person or entity` });
+    }
+    const reference = at('reference') >= 0 ? row[at('reference')] : undefined;
+    return {
+      query: row[at('query')] ?? '',
+      ...(type === 'person' || type === 'entity' ? { type } : {}),
+      ...(reference ? { reference } : {}),
+    } as BatchSubmission['items'][number];
+  });
+  if (errors.length > 0) throw invalid(`${errors.length} items of the batch are not valid.`, errors);
+  return { items };
+}
+
+/**
+ * Validates every item up front, as `POST /v1/screen` would validate it alone (with the batch's
+ * options as defaults), and lists every bad item by index and pointer: a batch runs whole or not
+ * at all. Plan-wide refusals (no source configured) are thrown as they are.
+ */
+export function checkBatchItems(
+  submission: BatchSubmission,
+  plan: Plan,
+  configured: readonly Source[],
+): BatchItemInput[] {
+  const { items } = submission;
+  if (items.length === 0 || items.length > BATCH_ITEMS_MAX) {
+    throw invalid(`A batch holds 1 to ${BATCH_ITEMS_MAX} items.`, [
+      { pointer: '/items', detail: `must hold 1 to ${BATCH_ITEMS_MAX} items (got ${items.length})` },
+    ]);
+  }
+  const errors: FieldError[] = [];
+  const checked = items.map((item, index) => {
+    const request: ScreeningRequest = {
+      query: item.query,
+      ...(item.type ? { type: item.type } : {}),
+      ...(item.options || submission.options ? { options: { ...submission.options, ...item.options } } : {}),
+    };
+    if (item.reference !== undefined && [...item.reference].length > BATCH_REFERENCE_MAX_CHARS) {
+      errors.push({
+        pointer: `/items/${index}/reference`,
+        detail: `must be at most ${BATCH_REFERENCE_MAX_CHARS} characters`,
+      });
+    }
+    errors.push(...itemErrors(index, request, plan, configured));
+    return { index, reference: item.reference ?? null, request };
+  });
+  if (errors.length > 0) {
+    const bad = new Set(errors.map((e) => e.pointer.split('/')[2])).size;
+    throw invalid(`${bad} of the ${items.length} items are not valid; nothing was queued.`, errors);
+  }
+  return checked;
+}
+
+function itemErrors(
+  index: number,
+  request: ScreeningRequest,
+  plan: Plan,
+  configured: readonly Source[],
+): FieldError[] {
+  try {
+    resolveScreeningRequest(request, plan, configured);
+    return [];
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.code !== 'validation-failed') throw error;
+    return error.fieldErrors.map((e) => ({ pointer: `/items/${index}${e.pointer}`, detail: e.detail }));
+  }
+}

@@ -1,0 +1,121 @@
+import type { ListEntity, RawRecord } from '../../list-entity.js';
+import { parseFullDate } from './dates.js';
+import { readFtmEntity } from './ftm-entity.js';
+import { FtmGraph } from './ftm-graph.js';
+import { readJsonLines } from './ftm-lines.js';
+import { toListEntity } from './ftm-mapping.js';
+import { type ListParseLimits, resolveLimits } from './limits.js';
+import { type FileContext, parseError } from './list-parse-error.js';
+import { finishResult, pushEntity, requireFile } from './result.js';
+import { openText } from './text-input.js';
+import type { ListFiles, ListParseOptions, ListParseResult } from './types.js';
+
+export const OPENSANCTIONS_SOURCE = 'opensanctions';
+/** OpenSanctions' flat export: every entity on its own line, linked by ids. */
+export const FTM_ENTITIES_FILE = 'entities.ftm.json';
+/** OpenSanctions' nested export: one target per line, its adjacent entities inside it. */
+export const FTM_NESTED_FILE = 'targets.nested.json';
+
+/**
+ * Above this share of lines that are not entities, the file is refused instead of served with
+ * holes: a few bad lines are a publisher's glitch, many mean a damaged or different file.
+ */
+export const FTM_MAX_MALFORMED_LINE_SHARE = 0.01;
+const MALFORMED_LINES_QUOTED = 5;
+
+interface LinesRead {
+  records: number;
+  malformedLines: number[];
+  /** The latest `last_seen`: when the export was made, near enough (FtM states no list date). */
+  lastSeen: string;
+}
+
+/**
+ * A FollowTheMoney JSON-lines export (OpenSanctions `entities.ftm.json` or `targets.nested.json`;
+ * which one is recognised line by line, so either file name may hold either). The whole file is
+ * read before any entity is built, because the flat export may list a person's Occupancy before
+ * or after the person.
+ */
+export async function parseFtmJsonl(
+  file: string,
+  files: ListFiles,
+  options: ListParseOptions = {},
+): Promise<ListParseResult> {
+  const limits = resolveLimits(options.limits);
+  const ctx = { list: OPENSANCTIONS_SOURCE, file };
+  const text = openText(requireFile(files, file, OPENSANCTIONS_SOURCE), ctx, limits, options.signal);
+  const graph = new FtmGraph();
+  const read = await readGraph(text, ctx, limits, graph);
+  const entities: ListEntity[] = [];
+  let unnamed = 0;
+  for (const target of graph.targets) {
+    const entity = toListEntity(target, graph, OPENSANCTIONS_SOURCE);
+    if (entity) pushEntity(entities, entity, limits, ctx);
+    else unnamed++;
+  }
+  const listDate = parseFullDate(read.lastSeen);
+  return finishResult(
+    {
+      source: OPENSANCTIONS_SOURCE,
+      entities,
+      records: read.records,
+      skipped: read.malformedLines.length,
+      ...(listDate ? { listDate } : {}),
+      warnings: warnings(file, read, graph.duplicates, unnamed),
+    },
+    ctx,
+  );
+}
+
+async function readGraph(
+  text: AsyncIterable<string>,
+  ctx: FileContext,
+  limits: ListParseLimits,
+  graph: FtmGraph,
+): Promise<LinesRead> {
+  const read: LinesRead = { records: 0, malformedLines: [], lastSeen: '' };
+  for await (const line of readJsonLines(text, ctx, limits)) {
+    read.records++;
+    const entity = line.malformed ? undefined : readFtmEntity(line.value);
+    if (!entity) {
+      // A file whose first line is not an entity is another file altogether (a JSON document,
+      // a CSV, an error message): refused at once, so the version in service stays.
+      if (read.records === 1) {
+        throw parseError(
+          ctx,
+          { line: line.line, record: 1 },
+          'not a FollowTheMoney entity (expected one JSON object with id, schema and properties per line)',
+        );
+      }
+      read.malformedLines.push(line.line);
+      continue;
+    }
+    graph.add(entity, line.value as RawRecord);
+    if (graph.targets.length > limits.maxEntities) {
+      throw parseError(ctx, { line: line.line }, `more than ${limits.maxEntities} entries`);
+    }
+    if (entity.lastSeen && entity.lastSeen > read.lastSeen) read.lastSeen = entity.lastSeen;
+  }
+  const malformed = read.malformedLines.length;
+  if (malformed > read.records * FTM_MAX_MALFORMED_LINE_SHARE) {
+    throw parseError(
+      ctx,
+      { line: read.malformedLines[0] },
+      `${malformed} of ${read.records} lines are not FollowTheMoney entities (damaged or not an FtM export)`,
+    );
+  }
+  return read;
+}
+
+function warnings(file: string, read: LinesRead, duplicates: number, unnamed: number): string[] {
+  const out: string[] = [];
+  const malformed = read.malformedLines;
+  if (malformed.length > 0) {
+    const quoted = malformed.slice(0, MALFORMED_LINES_QUOTED).join(', ');
+    out.push(`${file}: lines that are not FtM entities, skipped: ${malformed.length} (lines ${quoted})`);
+  }
+  if (duplicates > 0)
+    out.push(`${file}: entities repeating an id already read (the first kept): ${duplicates}`);
+  if (unnamed > 0) out.push(`${file}: targets without any name, left out: ${unnamed}`);
+  return out;
+}

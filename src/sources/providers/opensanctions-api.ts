@@ -1,0 +1,66 @@
+import type { Flag } from '../flag.js';
+import type { SourceQuery } from '../source.js';
+import { opensanctionsFlag, yenteResults } from './opensanctions-result.js';
+import { ProviderError } from './provider-error.js';
+import type { ProviderHttp } from './provider-http.js';
+import type { ProviderSettings } from './provider-settings.js';
+import type { ProviderAdapter } from './provider-source.js';
+
+/** The key of our one query in a yente batch; yente echoes it back in `responses`. */
+export const YENTE_QUERY_KEY = 'q1';
+
+/**
+ * The FollowTheMoney schema a query is matched as. `LegalEntity` is the parent of Person, Company
+ * and Organization, so an entity query also reaches organisations that are not companies.
+ */
+export function yenteSchema(type: SourceQuery['type']): 'Person' | 'LegalEntity' {
+  return type === 'person' ? 'Person' : 'LegalEntity';
+}
+
+/**
+ * The request yente's `POST /match/{dataset}` documents: a batch of query entities (here one, the
+ * name as the example's `name` property) and, as query parameters, the `threshold` (yente returns
+ * no candidate scored below it by its own algorithm) and the `limit`. The algorithm is left to the
+ * server: a self-hosted yente may not offer the hosted API's current one.
+ */
+export function yenteMatchRequest(baseUrl: string, dataset: string, query: SourceQuery) {
+  const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  const url = new URL(`match/${encodeURIComponent(dataset)}`, base);
+  url.searchParams.set('threshold', String(query.threshold));
+  url.searchParams.set('limit', String(query.limit));
+  return {
+    url,
+    body: {
+      queries: {
+        [YENTE_QUERY_KEY]: { schema: yenteSchema(query.type), properties: { name: [query.entity] } },
+      },
+    },
+  };
+}
+
+/**
+ * OpenSanctions through its hosted API or a self-hosted yente (`OPENSANCTIONS_MODE=api`). yente finds
+ * the candidates; the service's own matcher scores their names, so that a match score here means
+ * what it means for the official lists (yente's own score is kept as `provider_score`).
+ */
+export class OpenSanctionsApiAdapter implements ProviderAdapter {
+  readonly id = 'opensanctions';
+  readonly kind = 'watchlist_provider' as const;
+
+  constructor(
+    private readonly http: ProviderHttp,
+    private readonly settings: ProviderSettings['opensanctionsApi'],
+  ) {}
+
+  async search(query: SourceQuery, signal: AbortSignal): Promise<Flag[]> {
+    const { url, body } = yenteMatchRequest(this.settings.url, this.settings.dataset, query);
+    const headers: Record<string, string> = {};
+    if (this.settings.apiKey) headers.authorization = `ApiKey ${this.settings.apiKey}`;
+    const answer = await this.http.json({ url, method: 'POST', headers, body }, signal);
+    const entities = yenteResults(answer, YENTE_QUERY_KEY);
+    if (!Array.isArray(entities)) throw new ProviderError(this.id, 'malformed', entities.problem);
+    return entities
+      .flatMap((entity) => opensanctionsFlag(entity, query) ?? [])
+      .sort((a, b) => b.match_score - a.match_score);
+  }
+}

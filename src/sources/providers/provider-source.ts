@@ -1,0 +1,81 @@
+import type { Clock } from '../../clock.js';
+import type { Flag } from '../flag.js';
+import type { Source, SourceHealth, SourceKind, SourceQuery } from '../source.js';
+import { CircuitBreaker } from './circuit-breaker.js';
+import { ProviderError } from './provider-error.js';
+import {
+  HEALTH_SAMPLE_SIZE,
+  PROVIDER_TIMEOUT_MARGIN_MS,
+  SLOW_ANSWER_BUDGET_SHARE,
+} from './provider-policy.js';
+
+/** What a provider adapter does: turn one screening question into flags, or throw. */
+export interface ProviderAdapter {
+  id: string;
+  kind: SourceKind;
+  search(query: SourceQuery, signal: AbortSignal): Promise<Flag[]>;
+}
+
+export interface ProviderSourceOptions {
+  clock: Clock;
+  /** The provider's time budget (its HTTP calls use the same one). */
+  budgetMs: number;
+}
+
+/**
+ * A remote provider as a screening source: the adapter behind a circuit breaker (a provider that
+ * keeps failing is skipped at once and reported `down`), with its health judged on its recent
+ * answer times. A remote answer has no list version: the cache key records it as unversioned and
+ * the result cache's lifetime bounds how stale an answer can be.
+ */
+export class ProviderSource implements Source {
+  readonly id: string;
+  readonly kind: SourceKind;
+  readonly timeoutMs: number;
+  private readonly breaker: CircuitBreaker;
+  private readonly recentMs: number[] = [];
+
+  constructor(
+    private readonly adapter: ProviderAdapter,
+    private readonly options: ProviderSourceOptions,
+  ) {
+    this.id = adapter.id;
+    this.kind = adapter.kind;
+    this.timeoutMs = options.budgetMs + PROVIDER_TIMEOUT_MARGIN_MS;
+    this.breaker = new CircuitBreaker(options.clock);
+  }
+
+  async screen(query: SourceQuery, signal: AbortSignal): Promise<Flag[]> {
+    if (!this.breaker.tryAcquire()) {
+      throw new ProviderError(this.id, 'circuit_open', 'skipped after repeated failures; retried shortly');
+    }
+    const started = performance.now();
+    try {
+      const flags = await this.adapter.search(query, signal);
+      this.breaker.succeeded();
+      this.record(performance.now() - started);
+      return flags;
+    } catch (error) {
+      this.breaker.failed();
+      this.record(performance.now() - started);
+      throw error;
+    }
+  }
+
+  health(): SourceHealth {
+    if (this.breaker.state() === 'open') return 'down';
+    if (this.recentMs.length === 0) return 'up';
+    const sorted = [...this.recentMs].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    return median > this.options.budgetMs * SLOW_ANSWER_BUDGET_SHARE ? 'slow' : 'up';
+  }
+
+  version(): string | undefined {
+    return undefined;
+  }
+
+  private record(ms: number): void {
+    this.recentMs.push(ms);
+    if (this.recentMs.length > HEALTH_SAMPLE_SIZE) this.recentMs.shift();
+  }
+}

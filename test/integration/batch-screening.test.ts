@@ -1,0 +1,291 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Backend, backends, describeWithSharedBackends } from '../support/backends.js';
+import { isolatedBackend } from '../support/isolated-database.js';
+import { TestApp } from '../support/test-app.js';
+import { WebhookReceiver } from '../support/webhooks-receiver.js';
+
+const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const ENV = {
+  LISTS_DIR,
+  LISTS_ENABLED: 'un_sc',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  WEBHOOK_ALLOW_HTTP: 'true',
+};
+// A name on the UN list (as in the shared consolidated.xml) and names no list holds.
+const LISTED = 'Eric Badege';
+const unlisted = (i: number) => `Nobody Listed ${i} ${randomBytes(4).toString('hex')}`;
+
+describe.each(backends())('batch screening ($name)', (shared) => {
+  let backend: Backend;
+  let drop: () => Promise<void>;
+  let api: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    ({ backend, drop } = await isolatedBackend(shared));
+    api = await TestApp.start(backend, { env: ENV });
+    await api.runtime.ctx.lists.settled();
+    receiver = await WebhookReceiver.start({ status: 204 });
+  }, 120_000);
+  afterAll(async () => {
+    await api?.close();
+    await receiver?.close();
+    await drop?.();
+  });
+
+  const submit = (key: string, body: unknown, headers?: Record<string, string>) =>
+    api.request('POST', '/v1/screen/batch', {
+      key,
+      ...(typeof body === 'string' ? { rawBody: body, headers } : { body }),
+    });
+  const finished = async (key: string, id: string) => {
+    await api.runtime.batchWork.settle();
+    return api.request('GET', `/v1/screen/batch/${id}`, { key });
+  };
+  const storedScreenings = async (accountId: string) => {
+    const { rows } = await sql<{
+      n: string;
+    }>`SELECT count(*) AS n FROM screenings WHERE account_id = ${accountId}`.execute(api.runtime.ctx.db);
+    return Number(rows[0]!.n);
+  };
+
+  it('queues a JSON batch with 202 and a Location, and screens every item like POST /v1/screen', async () => {
+    const { key, account } = await api.createAccount('professional');
+    const items = [
+      { query: LISTED, type: 'person', reference: 'customer-1' },
+      ...Array.from({ length: 24 }, (_, i) => ({ query: unlisted(i), reference: `c-${i + 2}` })),
+    ];
+    const queued = await submit(key, { items, options: { threshold: 0.7 } });
+    expect(queued.status).toBe(202);
+    expect(queued.body).toMatchObject({ status: 'queued', total: 25 });
+    expect(queued.headers.get('location')).toBe(`/v1/screen/batch/${queued.body.id}`);
+
+    const done = await finished(key, queued.body.id);
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({
+      status: 'completed',
+      total: 25,
+      completed: 25,
+      failed: 0,
+      next_cursor: null,
+    });
+    expect(done.body.completed_at).not.toBeNull();
+    const [first, ...rest] = done.body.results;
+    expect(first).toMatchObject({ index: 0, reference: 'customer-1', status: 'completed' });
+    expect(first.risk_score).toBeGreaterThan(0);
+    expect(first.flag_count).toBeGreaterThan(0);
+    expect(rest.every((r: { flag_count: number }) => r.flag_count === 0)).toBe(true);
+
+    // Each item is a stored screening of the account, counted against the quota, and audited.
+    const screening = await api.request('GET', `/v1/screen/${first.screening_id}`, { key });
+    expect(screening.status).toBe(200);
+    expect(screening.body.flags[0]).toMatchObject({ source: 'un_sc' });
+    expect(await storedScreenings(account.id)).toBe(25);
+    const usage = await api.request('GET', '/v1/usage', { key });
+    expect(usage.body.current_month.count).toBe(25);
+    await api.runtime.ctx.audit.flush();
+    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM audit_log
+      WHERE account_id = ${account.id} AND route = '/v1/screen/batch/:id/items/:index'`.execute(
+      api.runtime.ctx.db,
+    );
+    expect(Number(rows[0]!.n)).toBe(25);
+  });
+
+  it('reads CSV input with query, type and reference columns', async () => {
+    const { key } = await api.createAccount('enterprise');
+    const csv = `query,type,reference\r\n"${LISTED}",person,ref-a\r\n${unlisted(1)},,ref-b\r\n`;
+    const queued = await submit(key, csv, { 'content-type': 'text/csv' });
+    expect(queued.status, JSON.stringify(queued.body)).toBe(202);
+    expect(queued.body.total).toBe(2);
+    const done = await finished(key, queued.body.id);
+    expect(done.body.results.map((r: { reference: string }) => r.reference)).toEqual(['ref-a', 'ref-b']);
+    expect(done.body.results[0].flag_count).toBeGreaterThan(0);
+  });
+
+  it('refuses a batch with invalid items with 422 naming each by index and pointer, and queues nothing', async () => {
+    const { key, account } = await api.createAccount('professional');
+    const response = await submit(key, {
+      items: [{ query: 'Fine Name' }, { query: ' x ' }, { query: 'Other', options: { sources: ['nope'] } }],
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual([
+      '/items/1/query',
+      '/items/2/options/sources',
+    ]);
+    const csv = await submit(key, 'query,type\r\nSome Name,robot\r\n', { 'content-type': 'text/csv' });
+    expect(csv.status).toBe(422);
+    expect(csv.body.errors[0].pointer).toBe('/items/0/type');
+    const { rows } = await sql`SELECT 1 FROM batches WHERE account_id = ${account.id}`.execute(
+      api.runtime.ctx.db,
+    );
+    expect(rows).toHaveLength(0);
+  });
+
+  it('refuses batches on the Starter plan with 403 plan-feature-unavailable', async () => {
+    const { key } = await api.createAccount('starter');
+    const response = await submit(key, { items: [{ query: 'Some Name' }] });
+    expect(response.status).toBe(403);
+    expect(response.body.type).toMatch(/plan-feature-unavailable$/);
+  });
+
+  it('refuses with 402 a batch larger than the quota left this month, and runs nothing', async () => {
+    const { key, account } = await api.createAccount('professional');
+    const month = `${new Date().toISOString().slice(0, 7)}-01`;
+    await sql`INSERT INTO usage_counters (account_id, month, count) VALUES (${account.id}, ${month}, 1995)`.execute(
+      api.runtime.ctx.db,
+    );
+    const response = await submit(key, {
+      items: Array.from({ length: 6 }, (_, i) => ({ query: unlisted(i) })),
+    });
+    expect(response.status).toBe(402);
+    expect(await storedScreenings(account.id)).toBe(0);
+    expect((await submit(key, { items: [{ query: unlisted(7) }] })).status).toBe(202);
+  });
+
+  it('pages results with a cursor and gives every result as CSV', async () => {
+    const { key } = await api.createAccount('enterprise');
+    const items = Array.from({ length: 7 }, (_, i) => ({
+      query: unlisted(i),
+      reference: i === 3 ? '=HYPERLINK()' : `r${i}`,
+    }));
+    const { id } = (await submit(key, { items })).body;
+    await finished(key, id);
+    const page1 = await api.request('GET', `/v1/screen/batch/${id}?limit=5`, { key });
+    expect(page1.body.results.map((r: { index: number }) => r.index)).toEqual([0, 1, 2, 3, 4]);
+    const page2 = await api.request(
+      'GET',
+      `/v1/screen/batch/${id}?limit=5&cursor=${page1.body.next_cursor}`,
+      { key },
+    );
+    expect(page2.body.results.map((r: { index: number }) => r.index)).toEqual([5, 6]);
+    expect(page2.body.next_cursor).toBeNull();
+    const csv = await api.request('GET', `/v1/screen/batch/${id}?format=csv`, { key });
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    const lines = String(csv.body).trim().split('\r\n');
+    expect(lines[0]).toBe('index,reference,screening_id,risk_score,risk_level,flag_count,status,error');
+    expect(lines).toHaveLength(8);
+    expect(lines[4]).toContain(",'=HYPERLINK(),");
+    expect((await api.request('GET', `/v1/screen/batch/${id}?cursor=abc`, { key })).status).toBe(422);
+  });
+
+  it("answers 404 for another account's batch and for a malformed id", async () => {
+    const owner = await api.createAccount('professional');
+    const other = await api.createAccount('professional');
+    const { id } = (await submit(owner.key, { items: [{ query: unlisted(1) }] })).body;
+    expect((await api.request('GET', `/v1/screen/batch/${id}`, { key: other.key })).status).toBe(404);
+    expect((await api.request('DELETE', `/v1/screen/batch/${id}`, { key: other.key })).status).toBe(404);
+    expect((await api.request('GET', '/v1/screen/batch/not-a-uuid', { key: owner.key })).status).toBe(404);
+  });
+
+  it('sends a signed batch.complete event with the counts per risk level when a batch finishes', async () => {
+    const { key } = await api.createAccount('enterprise');
+    const hook = await api.request('POST', '/v1/webhooks', {
+      key,
+      body: { url: `${receiver.url}/batches`, events: ['batch.complete'] },
+    });
+    expect(hook.status).toBe(201);
+    const { id } = (await submit(key, { items: [{ query: LISTED, type: 'person' }, { query: unlisted(1) }] }))
+      .body;
+    await finished(key, id);
+    await api.runtime.webhookDelivery.settle();
+    const events = receiver.received
+      .filter((r) => r.path.endsWith('/batches'))
+      .map((r) => JSON.parse(r.body.toString()));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      event: 'batch.complete',
+      batch_id: id,
+      data: { id, status: 'completed', total: 2, completed: 2, failed: 0 },
+    });
+    const levels = events[0].data.risk_levels;
+    expect(levels.low + levels.medium + levels.high + levels.critical).toBe(2);
+    expect(levels.low).toBe(1);
+  });
+});
+
+describe.each(backends())('batch cancellation and restart ($name)', (shared) => {
+  it('cancels the items not yet started; a restart finishes every other item exactly once, those a dead instance held included', async () => {
+    const { backend, drop } = await isolatedBackend(shared);
+    const dataDir = (await import('node:fs')).mkdtempSync(
+      path.join(process.env.TMPDIR ?? '/tmp', 'css-batch-'),
+    );
+    const start = () => TestApp.start(backend, { env: ENV, dataDir, inMemoryDatabase: false });
+    let api = await start();
+    try {
+      await api.runtime.ctx.lists.settled();
+      const { key, account } = await api.createAccount('enterprise');
+      // The worker stops first, as in a shutdown: the batches queued now wait in the database.
+      await api.runtime.batchWork.close();
+      const kept = (
+        await api.request('POST', '/v1/screen/batch', {
+          key,
+          body: { items: Array.from({ length: 30 }, (_, i) => ({ query: unlisted(i) })) },
+        })
+      ).body;
+      // As if another instance had claimed item 0 and died: running, its lease over, never screened.
+      await sql`UPDATE batch_items SET status = 'running', claim_token = gen_random_uuid(),
+        claimed_until = now() - interval '1 minute' WHERE batch_id = ${kept.id} AND index = 0`.execute(
+        api.runtime.ctx.db,
+      );
+      const cancelled = (
+        await api.request('POST', '/v1/screen/batch', { key, body: { items: [{ query: unlisted(99) }] } })
+      ).body;
+      expect((await api.request('DELETE', `/v1/screen/batch/${cancelled.id}`, { key })).status).toBe(204);
+      const view = await api.request('GET', `/v1/screen/batch/${cancelled.id}`, { key });
+      expect(view.body).toMatchObject({ status: 'cancelled', cancelled: 1, completed: 0 });
+      expect(view.body.completed_at).not.toBeNull();
+      await api.close();
+
+      api = await start();
+      await api.runtime.batchWork.settle();
+      const done = await api.request('GET', `/v1/screen/batch/${kept.id}`, { key });
+      expect(done.body).toMatchObject({ status: 'completed', completed: 30 });
+      const ids = done.body.results.map((r: { screening_id: string }) => r.screening_id);
+      expect(new Set(ids).size).toBe(30);
+      const { rows } = await sql<{
+        n: string;
+      }>`SELECT count(*) AS n FROM screenings WHERE account_id = ${account.id}`.execute(api.runtime.ctx.db);
+      expect(Number(rows[0]!.n)).toBe(30);
+      expect((await api.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(30);
+    } finally {
+      await api.close();
+      await drop();
+    }
+  }, 120_000);
+});
+
+describeWithSharedBackends('batch items on two instances', (shared) => {
+  it('screens each item exactly once while both instances claim from the same queue', async () => {
+    const { backend, drop } = await isolatedBackend(shared);
+    const first = await TestApp.start(backend, { env: ENV });
+    await first.runtime.ctx.lists.settled();
+    const second = await TestApp.start(backend, { env: ENV });
+    try {
+      await second.runtime.ctx.lists.settled();
+      const { key, account } = await first.createAccount('enterprise');
+      const items = Array.from({ length: 300 }, (_, i) => ({ query: unlisted(i) }));
+      const queued = await first.request('POST', '/v1/screen/batch', { key, body: { items } });
+      expect(queued.status).toBe(202);
+      second.runtime.batchWork.wake();
+      await Promise.all([first.runtime.batchWork.settle(), second.runtime.batchWork.settle()]);
+      const done = await second.request('GET', `/v1/screen/batch/${queued.body.id}`, { key });
+      expect(done.body).toMatchObject({ status: 'completed', completed: 300, failed: 0 });
+      const { rows } = await sql<{ n: string; items: string }>`SELECT count(*) AS n,
+          count(DISTINCT i.index) AS items FROM screenings s JOIN batch_items i ON i.screening_id = s.id
+        WHERE s.account_id = ${account.id}`.execute(first.runtime.ctx.db);
+      expect(rows[0]).toEqual({ n: '300', items: '300' });
+      // The quota counted each item once (read in the database: an instance's /v1/usage may lag the
+      // other's counts by up to a second).
+      const counted = await sql<{
+        count: number;
+      }>`SELECT count FROM usage_counters WHERE account_id = ${account.id}`.execute(first.runtime.ctx.db);
+      expect(Number(counted.rows[0]!.count)).toBe(300);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+      await drop();
+    }
+  }, 120_000);
+});

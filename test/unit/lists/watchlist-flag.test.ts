@@ -1,0 +1,123 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type EntityMatch, NameIndex } from '../../../src/matching/index.js';
+import type { ListEntity } from '../../../src/sources/list-entity.js';
+import { LIST_CATALOG } from '../../../src/sources/lists/list-catalog.js';
+import { explanationForApi, listFlag } from '../../../src/sources/lists/list-flag.js';
+import { matchableEntity } from '../../../src/sources/lists/matchable-entity.js';
+import { OFFICIAL_LIST_DATASETS } from '../../../src/sources/lists/opensanctions-datasets.js';
+import { watchlistFlag } from '../../../src/sources/lists/watchlist-flag.js';
+import { EU_SAMPLE_FILE, PEP_FILE, parseFtmFile, ZALA_FILE } from './ftm-data.js';
+
+let entities: ListEntity[];
+let index: NameIndex;
+
+beforeAll(async () => {
+  const parsed = await Promise.all([PEP_FILE, ZALA_FILE, EU_SAMPLE_FILE].map(parseFtmFile));
+  entities = parsed.flatMap((result) => result.entities);
+  index = NameIndex.build(entities.map(matchableEntity));
+});
+
+function entity(id: string): ListEntity {
+  const found = entities.find((e) => e.source_id === id);
+  if (!found) throw new Error(`no entity ${id}`);
+  return structuredClone(found);
+}
+
+/** A real search hit on the entity's primary name, as the list source gets it. */
+function matchOf(target: ListEntity): EntityMatch {
+  const hits = index.search(target.names[0]!.full, {
+    type: target.kind === 'person' ? 'person' : 'entity',
+    threshold: 0.5,
+    limitPerSource: 50,
+  });
+  const hit = hits.get('opensanctions')?.find((m) => m.key === `opensanctions:${target.source_id}`);
+  if (!hit) throw new Error(`${target.names[0]!.full} does not find itself`);
+  return hit;
+}
+
+function flagOf(target: ListEntity, enabledLists: string[] = []) {
+  return watchlistFlag(target, matchOf(target), { enabledLists });
+}
+
+describe('OpenSanctions flags', () => {
+  it('a person holding a public office is a PEP, with the position, caption, schema and the match explained', () => {
+    const yaya = entity('Q88219141');
+    const match = matchOf(yaya);
+    const flag = watchlistFlag(yaya, match, { enabledLists: [] });
+    expect(flag).toMatchObject({
+      type: 'pep',
+      source: 'opensanctions',
+      list: 'SA_WIKI_PEPS_V2',
+      match_score: 1,
+    });
+    expect(flag.details).toMatchObject({
+      entity_id: 'Q88219141',
+      caption: 'Sani Yaya',
+      schema: 'Person',
+      topics: [],
+      datasets: ['sa_wiki_peps_v2'],
+      positions: [{ name: 'Minister of Finance', start_date: '2016-08-01' }],
+      countries: ['TG'],
+      birth_dates: ['1963-12-31'],
+      matched_name: 'Sani Yaya',
+      match_explanation: explanationForApi(match.explanation),
+    });
+    expect(flag.details.confirms).toBeUndefined();
+    // Everything a sanctions flag says about its entry, a provider's flag says too.
+    expect(flag.details).toMatchObject(listFlag(yaya, match).details);
+  });
+
+  it('a person in the PEP file who holds no office, and an organisation tagged as a PEP, are watchlist flags', () => {
+    const researcher = entity('Q100456396');
+    expect(researcher.positions).toBeUndefined();
+    expect(flagOf(researcher).type).toBe('watchlist');
+    const company = entity('NK-cPks3aTbes8k4aCerfBAzN');
+    company.topics = ['role.pep'];
+    expect(flagOf(company).type).toBe('watchlist');
+  });
+
+  it('the topics role.pep and role.rca make a person a PEP without any position', () => {
+    const person = entity('NK-mCEmxFfuhfdjpC8gsxH74o');
+    expect(flagOf(person).type).toBe('watchlist');
+    for (const topic of ['role.pep', 'role.rca']) {
+      person.topics = [topic];
+      expect(flagOf(person).type, topic).toBe('pep');
+    }
+  });
+
+  it('a sanctioned target of an official list enabled here confirms it, and is listed under that dataset', () => {
+    const kuzmenko = entity('NK-2Ka3UvopqbpZmVDFjWd4LA');
+    expect(flagOf(kuzmenko, ['eu_fsf', 'un_sc'])).toMatchObject({
+      type: 'watchlist',
+      list: 'EU_FSF',
+      details: { confirms: ['eu_fsf'], topics: ['sanction'] },
+    });
+    expect(flagOf(kuzmenko, ['un_sc']).details.confirms).toBeUndefined();
+  });
+
+  it('confirms every enabled official list the target is in, in a fixed order, and none without the sanction topic', () => {
+    const zakharov = entity('NK-aU5ybkbRFJucf8YMwsJvDw');
+    const all = flagOf(zakharov, ['us_csl', 'uk_fcdo', 'eu_fsf', 'ofac_sdn', 'un_sc']);
+    expect(all).toMatchObject({ type: 'watchlist', list: 'US_OFAC_SDN' });
+    expect(all.details.confirms).toEqual(['ofac_sdn', 'eu_fsf', 'uk_fcdo', 'us_csl']);
+    expect(flagOf(zakharov, ['uk_fcdo'])).toMatchObject({
+      list: 'GB_FCDO_SANCTIONS',
+      details: { confirms: ['uk_fcdo'] },
+    });
+    zakharov.topics = ['debarment', 'corp.disqual'];
+    const debarred = flagOf(zakharov, ['ofac_sdn', 'uk_fcdo']);
+    expect(debarred).toMatchObject({ type: 'watchlist', list: 'GB_COH_DISQUALIFIED' });
+    expect(debarred.details.confirms).toBeUndefined();
+  });
+
+  it('every confirmable source is an official list of the catalog, and the catalog says how each list flags', () => {
+    const official = LIST_CATALOG.filter((entry) => entry.kind === 'direct_feed').map((entry) => entry.id);
+    expect(OFFICIAL_LIST_DATASETS.map((d) => d.source).sort()).toEqual([...official].sort());
+    const opensanctions = LIST_CATALOG.find((entry) => entry.id === 'opensanctions');
+    expect(opensanctions).toMatchObject({ kind: 'watchlist_provider', enabledByDefault: false });
+    expect(opensanctions?.toFlag).toBe(watchlistFlag);
+    expect(LIST_CATALOG.filter((e) => e.kind === 'direct_feed').every((e) => e.toFlag === listFlag)).toBe(
+      true,
+    );
+  });
+});

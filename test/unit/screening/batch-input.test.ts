@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { PLANS } from '../../../src/accounts/plans.js';
+import { ServiceError } from '../../../src/errors.js';
+import { batchResultsCsv } from '../../../src/screening/batches/batch-csv.js';
+import { checkBatchItems, submissionFromCsv } from '../../../src/screening/batches/batch-input.js';
+import type { Source } from '../../../src/sources/source.js';
+
+const un = { id: 'un_sc', kind: 'direct_feed' } as Source;
+const refusal = (run: () => unknown): ServiceError => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ServiceError) return error;
+  }
+  throw new Error('expected a ServiceError');
+};
+
+describe('batch input', () => {
+  it('reads CSV with a BOM, quoted cells and columns in any order, into the JSON form', () => {
+    const csv = '\uFEFFreference,Query,type\r\nr1,"Doe, John",person\r\nr2,ACME LTD,\r\n\r\n';
+    expect(submissionFromCsv(csv).items).toEqual([
+      { query: 'Doe, John', type: 'person', reference: 'r1' },
+      { query: 'ACME LTD', reference: 'r2' },
+    ]);
+  });
+
+  it('refuses CSV without a query column, with unknown columns, or with a bad type, naming the line', () => {
+    expect(refusal(() => submissionFromCsv('type\r\nperson\r\n')).fieldErrors[0]!.detail).toBe(
+      'no query column',
+    );
+    expect(refusal(() => submissionFromCsv('query,colour\r\nJohn,red\r\n')).fieldErrors[0]!.detail).toBe(
+      'unknown columns: colour',
+    );
+    const bad = refusal(() => submissionFromCsv('query,type\r\nA Name,person\r\nB Name,vessel\r\n'));
+    expect(bad.fieldErrors).toEqual([
+      { pointer: '/items/1/type', detail: 'line 3: must be person or entity' },
+    ]);
+    expect(refusal(() => submissionFromCsv('query\r\n"unclosed\r\n')).code).toBe('validation-failed');
+  });
+
+  it('checks every item as a single screening would, with the batch options as defaults, and lists every bad one', () => {
+    const submission = {
+      items: [
+        { query: 'Good Name' },
+        { query: 'x' },
+        { query: 'Other Name', options: { sources: ['un_sc', 'nope'] } },
+        { query: 'Named', reference: 'r'.repeat(101) },
+      ],
+      options: { threshold: 0.8 },
+    };
+    const error = refusal(() => checkBatchItems(submission, PLANS.professional, [un]));
+    expect(error.detail).toBe('3 of the 4 items are not valid; nothing was queued.');
+    expect(error.fieldErrors.map((e) => e.pointer)).toEqual([
+      '/items/1/query',
+      '/items/2/options/sources',
+      '/items/3/reference',
+    ]);
+    const fine = checkBatchItems(
+      {
+        items: [{ query: 'Good Name', options: { threshold: 0.6 } }, { query: 'Other' }],
+        options: { threshold: 0.8 },
+      },
+      PLANS.professional,
+      [un],
+    );
+    expect(fine.map((i) => i.request.options?.threshold)).toEqual([0.6, 0.8]);
+  });
+
+  it('refuses an empty batch and one over 10,000 items', () => {
+    expect(
+      refusal(() => checkBatchItems({ items: [] }, PLANS.enterprise, [un])).fieldErrors[0]!.pointer,
+    ).toBe('/items');
+    const many = { items: Array.from({ length: 10_001 }, () => ({ query: 'Some Name' })) };
+    expect(refusal(() => checkBatchItems(many, PLANS.enterprise, [un])).code).toBe('validation-failed');
+  });
+
+  it('writes results as RFC 4180 CSV and defuses cells a spreadsheet would run as formulas', () => {
+    const csv = batchResultsCsv([
+      {
+        index: 0,
+        reference: '=1+2',
+        screening_id: null,
+        risk_score: null,
+        risk_level: null,
+        flag_count: null,
+        status: 'failed',
+        error: 'quota-exceeded: "full", try later',
+      },
+    ]);
+    expect(csv).toBe(
+      'index,reference,screening_id,risk_score,risk_level,flag_count,status,error\r\n' +
+        `0,'=1+2,,,,,failed,"quota-exceeded: ""full"", try later"\r\n`,
+    );
+  });
+});
