@@ -156,11 +156,19 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const subscriptions = new WebhookSubscriptions(db, soleWriter);
   const usage = new UsageLedger(db, clock, soleWriter);
   const officialLists = () => lists.enabledLists().map((id) => new ListSource(id, lists));
+  // GLEIF screens parents against the authorities' own lists (not OpenSanctions' bulk export, a
+  // watchlist), and its cached answers last only as long as those lists' versions.
+  const authorityLists = () => officialLists().filter((source) => source.kind === 'direct_feed');
   const providers = deps.providers
     ? buildProviderSources({
         clock,
         settings: deps.providers,
-        screenOfficialLists: (query, signal) => screenEvery(officialLists(), query, signal),
+        screenOfficialLists: (query, signal) => screenEvery(authorityLists(), query, signal),
+        officialListVersions: () =>
+          authorityLists()
+            .map((source) => `${source.id}@${source.version() ?? 'not loaded'}`)
+            .join(','),
+        enabledLists: () => lists.enabledLists(),
       })
     : [];
   const screening = new ScreeningService({

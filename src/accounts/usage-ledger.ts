@@ -54,24 +54,28 @@ export class UsageLedger {
     assertUnderLimit(subject, (await this.counts(subject, monthOf(now))).account, now);
   }
 
-  /** Counts one screening (and runs `alongside` with it, see `countScreening`); throws when the month is full. */
+  /**
+   * Counts `amount` screenings (and runs `alongside` with them, see `countScreening`); throws when
+   * the month has no room for them.
+   */
   async count(
     subject: UsageSubject,
     alongside?: Readonly<Record<string, RawBuilder<unknown>>>,
+    amount = 1,
   ): Promise<void> {
     const slot = `${subject.accountId}:${monthOf(this.clock.now())}`;
     const started = this.changed(slot);
     try {
-      await countScreening(this.db, this.clock, subject, alongside);
-      // Counts read before this increment started grew by exactly this screening: keep them rather
+      await countScreening(this.db, this.clock, subject, alongside, amount);
+      // Counts read before this increment started grew by exactly these screenings: keep them rather
       // than read them again (a read made meanwhile may already hold it: dropped). On PostgreSQL
       // they still expire with their read, since other instances count too.
       const entry = this.cached.get(slot);
       if (entry && entry.version >= started) this.cached.delete(slot);
       else if (entry) {
-        entry.account++;
+        entry.account += amount;
         const key = entry.keys.get(subject.keyId);
-        if (key !== undefined) entry.keys.set(subject.keyId, key + 1);
+        if (key !== undefined) entry.keys.set(subject.keyId, key + amount);
       }
     } catch (error) {
       this.cached.delete(slot);

@@ -40,19 +40,21 @@ export function assertUnderLimit(subject: UsageSubject, accountCount: number, no
 }
 
 /**
- * Counts one screening, exactly: the increment is conditional on the count being under the
- * limit, so concurrent requests at the edge can never be admitted beyond it. Everything runs as
- * one statement (atomic without a transaction, one round trip): `alongside` names further
- * statements (`INSERT ... SELECT ... FROM admitted`, run as CTEs under those names, so a later one
- * may read an earlier one's RETURNING), which store the screening (and what goes with it) only when
- * it was admitted.
- * Throws `quota-exceeded` when the month is full.
+ * Counts `amount` screenings (one, or a group of batch items), exactly: the increment is
+ * conditional on the count staying within the limit, so concurrent requests at the edge can never
+ * be admitted beyond it, and a group is admitted whole or not at all. Everything runs as one
+ * statement (atomic without a transaction, one round trip): `alongside` names further statements
+ * (`INSERT ... SELECT ... FROM admitted`, run as CTEs under those names, so a later one may read
+ * an earlier one's RETURNING), which store the screenings (and what goes with them) only when they
+ * were admitted.
+ * Throws `quota-exceeded` when the month has no room for them.
  */
 export async function countScreening(
   db: Db,
   clock: Clock,
   subject: UsageSubject,
   alongside: Readonly<Record<string, RawBuilder<unknown>>> = {},
+  amount = 1,
 ): Promise<void> {
   const ctes = Object.entries(alongside).map(([name, statement]) => sql`, ${sql.id(name)} AS (${statement})`);
   const limit = PLANS[subject.plan].monthlyScreeningLimit;
@@ -60,13 +62,14 @@ export async function countScreening(
   const month = monthOf(now);
   const { rows } = await sql<{ admitted: string }>`
     WITH admitted AS (
-      INSERT INTO usage_counters (account_id, month, count) VALUES (${subject.accountId}, ${month}, 1)
-      ON CONFLICT (account_id, month) DO UPDATE SET count = usage_counters.count + 1
-      WHERE ${limit === null ? sql`TRUE` : sql`usage_counters.count < ${limit}`}
+      INSERT INTO usage_counters (account_id, month, count)
+      SELECT ${subject.accountId}, ${month}, ${amount} WHERE ${limit === null ? sql`TRUE` : sql`${amount} <= ${limit}`}
+      ON CONFLICT (account_id, month) DO UPDATE SET count = usage_counters.count + ${amount}
+      WHERE ${limit === null ? sql`TRUE` : sql`usage_counters.count + ${amount} <= ${limit}`}
       RETURNING 1
     ), key_counted AS (
-      INSERT INTO key_usage_counters (key_id, month, count) SELECT ${subject.keyId}, ${month}, 1 FROM admitted
-      ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage_counters.count + 1
+      INSERT INTO key_usage_counters (key_id, month, count) SELECT ${subject.keyId}, ${month}, ${amount} FROM admitted
+      ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage_counters.count + ${amount}
       RETURNING 1
     )${sql.join(ctes, sql``)}
     SELECT count(*) AS admitted FROM admitted`.execute(db);

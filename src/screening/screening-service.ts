@@ -15,7 +15,7 @@ import { assessRisk } from './risk.js';
 import { FLAGS_PER_SOURCE_LIMIT, RESULT_CACHE_TTL_MS } from './screening-policy.js';
 import { resolveScreeningRequest, type ScreeningRequest } from './screening-request.js';
 import type { ScreeningResult, StoredResult } from './screening-result.js';
-import { findScreening, retentionCutoff, storeScreening } from './screening-store.js';
+import { findScreening, retentionCutoff, type ScreeningRecord, storeScreenings } from './screening-store.js';
 
 export interface ScreeningServiceDeps {
   db: Db;
@@ -30,18 +30,21 @@ export interface ScreeningServiceDeps {
 }
 
 /**
- * Work that must happen exactly when a live screening is stored (never for cache hits): its
- * statements run in the screening's own statement, so they are written if and only if it is.
+ * Work that must happen exactly when live screenings are stored (never for cache hits): its
+ * statements run in the screenings' own statement, so they are written if and only if they are.
  */
 export interface ScreeningFollowUp {
-  /** What to write with this screening; undefined when there is nothing to do. */
-  prepare(subject: UsageSubject, result: StoredResult, resultJson: string): Promise<FollowUpWork | undefined>;
+  /** What to write with these screenings; undefined when there is nothing to do. */
+  prepare(
+    subject: UsageSubject,
+    screenings: readonly { result: StoredResult; resultJson: string }[],
+  ): Promise<FollowUpWork | undefined>;
 }
 
 export interface FollowUpWork {
-  /** Named statements to run in the screening's statement (`... FROM admitted`). */
+  /** Named statements to run in the screenings' statement (`... FROM admitted`). */
   statements: Record<string, RawBuilder<unknown>>;
-  /** Called once the screening and these statements are stored. */
+  /** Called once the screenings and these statements are stored. */
   stored(): void;
 }
 
@@ -49,10 +52,19 @@ export interface FollowUpWork {
 export type ScreeningSubject = Pick<AuthenticatedKey, 'accountId' | 'keyId' | 'plan'>;
 
 /**
- * Statements to run in the very statement that counts this screening (and stores it when live),
- * built from its result: a batch item records its outcome this way, exactly when it is counted.
+ * Statements to run in the very statement that counts a group's screenings (and stores the live
+ * ones), built from their results (`index`: the request's position in the group): batch items
+ * record their outcome this way, exactly when they are counted.
  */
-export type ScreeningRecordedWith = (result: StoredResult) => Record<string, RawBuilder<unknown>>;
+export type GroupRecordedWith = (
+  screened: readonly { index: number; result: StoredResult }[],
+) => Record<string, RawBuilder<unknown>>;
+
+/** A screening worked out but not yet counted: answered from the cache, or live and to be stored. */
+type Evaluated = { result: StoredResult; started: number } & (
+  | { cached: true }
+  | { cached: false; record: ScreeningRecord; cacheKey: string; cacheable: boolean }
+);
 
 /**
  * The product's main job: normalise the query, ask every selected source at once, score the risk,
@@ -61,31 +73,78 @@ export type ScreeningRecordedWith = (result: StoredResult) => Record<string, Raw
 export class ScreeningService {
   constructor(private readonly deps: ScreeningServiceDeps) {}
 
-  async screen(
+  async screen(key: ScreeningSubject, request: ScreeningRequest): Promise<ScreeningResult> {
+    const subject = subjectOf(key);
+    const evaluated = await this.evaluate(subject, request);
+    await this.store(subject, [evaluated]);
+    return answer(evaluated);
+  }
+
+  /**
+   * Screens several requests of one key (batch items) exactly as `screen` would, one by one, but
+   * counts and stores them in one statement: one round trip and one quota increment for the group.
+   * When the month has no room for the whole group, each is stored alone until it is full. Each
+   * request's outcome is its result, or the ServiceError `screen` would have thrown.
+   */
+  async screenGroup(
     key: ScreeningSubject,
+    requests: readonly ScreeningRequest[],
+    recordedWith?: GroupRecordedWith,
+  ): Promise<Array<ScreeningResult | ServiceError>> {
+    const subject = subjectOf(key);
+    // The early quota check once for the group: the statement storing it is the exact one.
+    const available = await this.deps.usage.assertAvailable(subject).then(() => undefined, serviceErrorOnly);
+    const outcomes = await Promise.all(
+      requests.map((request) =>
+        available
+          ? Promise.resolve(available)
+          : this.evaluate(subject, request, false).catch(serviceErrorOnly),
+      ),
+    );
+    const screened = outcomes.flatMap((o, index) =>
+      o instanceof ServiceError ? [] : [{ index, evaluated: o }],
+    );
+    const recorded = (group: typeof screened) => () =>
+      recordedWith?.(group.map(({ index, evaluated }) => ({ index, result: evaluated.result }))) ?? {};
+    try {
+      await this.store(
+        subject,
+        screened.map((s) => s.evaluated),
+        recorded(screened),
+      );
+    } catch (error) {
+      if (!isQuotaExceeded(error) || screened.length === 1) throw error;
+      for (const one of screened) {
+        await this.store(subject, [one.evaluated], recorded([one])).catch((e: unknown) => {
+          if (!isQuotaExceeded(e)) throw e;
+          outcomes[one.index] = e;
+        });
+      }
+    }
+    return outcomes.map((o) => (o instanceof ServiceError ? o : answer(o)));
+  }
+
+  /** Everything up to storing: validation, the early quota check, the cache, or the sources. */
+  private async evaluate(
+    subject: UsageSubject,
     request: ScreeningRequest,
-    recordedWith?: ScreeningRecordedWith,
-  ): Promise<ScreeningResult> {
+    checkQuota = true,
+  ): Promise<Evaluated> {
     const started = performance.now();
-    const resolved = resolveScreeningRequest(request, PLANS[key.plan], this.deps.sources());
-    const subject: UsageSubject = { accountId: key.accountId, keyId: key.keyId, plan: key.plan };
-    await this.deps.usage.assertAvailable(subject);
+    const resolved = resolveScreeningRequest(request, PLANS[subject.plan], this.deps.sources());
+    if (checkQuota) await this.deps.usage.assertAvailable(subject);
 
     const versions: Record<string, string> = {};
     for (const source of resolved.sources) versions[source.id] = source.version() ?? 'unversioned';
     const cacheKey = screeningCacheKey(
-      key.accountId,
+      subject.accountId,
       resolved.entity,
       resolved.type,
       resolved.options,
       versions,
     );
     const cached = await this.deps.cache.get(cacheKey);
-    if (cached !== undefined) {
-      const stored = JSON.parse(cached) as StoredResult;
-      await this.deps.usage.count(subject, recordedWith?.(stored));
-      return { ...stored, cache_hit: true, duration_ms: millisecondsSince(started) };
-    }
+    if (cached !== undefined) return { cached: true, result: JSON.parse(cached) as StoredResult, started };
 
     const outcome = await fanOut(resolved.sources, {
       entity: resolved.entity,
@@ -108,28 +167,48 @@ export class ScreeningService {
       timestamp: this.deps.clock.now().toISOString(),
       duration_ms: millisecondsSince(started),
     };
-    // Serialised once: stored, cached and sent to webhooks as these same bytes.
-    const resultJson = JSON.stringify(result);
-    const followUp = await this.deps.followUp?.prepare(subject, result, resultJson);
-    await storeScreening(
+    const record: ScreeningRecord = {
+      result,
+      // Serialised once: stored, cached and sent to webhooks as these same bytes.
+      resultJson: JSON.stringify(result),
+      type: resolved.type,
+      options: resolved.options,
+      sourceErrors: outcome.source_errors,
+      sourceVersions: versions,
+    };
+    // An answer missing a failed source is not kept: the next request asks that source again.
+    return {
+      cached: false,
+      result,
+      record,
+      cacheKey,
+      cacheable: outcome.source_errors.length === 0,
+      started,
+    };
+  }
+
+  /** Counts the screenings and stores the live ones with their follow-up, in one statement; then caches. */
+  private async store(
+    subject: UsageSubject,
+    evaluated: readonly Evaluated[],
+    recorded?: () => Record<string, RawBuilder<unknown>>,
+  ): Promise<void> {
+    const live = evaluated.flatMap((e) => (e.cached ? [] : [e]));
+    const followUp = await this.deps.followUp?.prepare(
+      subject,
+      live.map((e) => ({ result: e.result, resultJson: e.record.resultJson })),
+    );
+    await storeScreenings(
       this.deps.usage,
       subject,
-      {
-        result,
-        resultJson,
-        type: resolved.type,
-        options: resolved.options,
-        sourceErrors: outcome.source_errors,
-        sourceVersions: versions,
-      },
-      { ...followUp?.statements, ...recordedWith?.(result) },
+      live.map((e) => e.record),
+      evaluated.length,
+      { ...followUp?.statements, ...recorded?.() },
     );
     followUp?.stored();
-    // An answer missing a failed source is not kept: the next request asks that source again.
-    if (outcome.source_errors.length === 0) {
-      await this.deps.cache.set(cacheKey, resultJson, RESULT_CACHE_TTL_MS);
+    for (const e of live) {
+      if (e.cacheable) await this.deps.cache.set(e.cacheKey, e.record.resultJson, RESULT_CACHE_TTL_MS);
     }
-    return { ...result, cache_hit: false };
   }
 
   async get(accountId: string, id: string): Promise<ScreeningResult> {
@@ -138,4 +217,24 @@ export class ScreeningService {
     if (!stored) throw notFound('The screening');
     return { ...stored, cache_hit: false };
   }
+}
+
+function subjectOf(key: ScreeningSubject): UsageSubject {
+  return { accountId: key.accountId, keyId: key.keyId, plan: key.plan };
+}
+
+function answer(evaluated: Evaluated): ScreeningResult {
+  return evaluated.cached
+    ? { ...evaluated.result, cache_hit: true, duration_ms: millisecondsSince(evaluated.started) }
+    : { ...evaluated.result, cache_hit: false };
+}
+
+function isQuotaExceeded(error: unknown): error is ServiceError {
+  return error instanceof ServiceError && error.code === 'quota-exceeded';
+}
+
+/** A request the service refuses is that request's outcome; anything else fails the whole group. */
+function serviceErrorOnly(error: unknown): ServiceError {
+  if (error instanceof ServiceError) return error;
+  throw error;
 }

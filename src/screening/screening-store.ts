@@ -24,28 +24,38 @@ export function retentionCutoff(now: Date, retentionMonths: number): Date {
 }
 
 /**
- * Counts the screening against the quota and stores it, as one atomic statement: a screening is
- * stored exactly when it was counted. `alongside` adds statements to run in that same statement
- * (the webhook outbox: see `ScreeningFollowUp`). Throws `quota-exceeded` (nothing stored) when the
- * month is full.
+ * Counts the screenings against the quota and stores them, as one atomic statement: a screening is
+ * stored exactly when it was counted, and a group of them (batch items) is admitted whole or not at
+ * all. `counted` is how many to count: the stored records and any cache hits that go with them.
+ * `alongside` adds statements to run in that same statement (the webhook outbox, batch items: see
+ * `ScreeningFollowUp`). Throws `quota-exceeded` (nothing stored) when the month has no room.
  */
-export async function storeScreening(
+export async function storeScreenings(
   usage: UsageLedger,
   subject: UsageSubject,
-  record: ScreeningRecord,
+  records: readonly ScreeningRecord[],
+  counted: number,
   alongside: Readonly<Record<string, RawBuilder<unknown>>> = {},
 ): Promise<void> {
-  const { result } = record;
+  if (records.length === 0) {
+    await usage.count(subject, alongside, counted);
+    return;
+  }
+  const rows = records.map(
+    ({ result, resultJson, type, options, sourceErrors, sourceVersions }) => sql`(
+      ${result.id}::uuid, ${result.entity}, ${type}, ${JSON.stringify(options)}::jsonb, ${resultJson}::jsonb,
+      ${JSON.stringify(sourceErrors)}::jsonb, ${JSON.stringify(sourceVersions)}::jsonb, ${result.risk_score}::int,
+      ${result.risk_level}, ${new Date(result.timestamp)}::timestamptz)`,
+  );
   const insert = sql`
     INSERT INTO screenings (id, account_id, key_id, entity, query_type, request_options, result, source_errors,
       source_versions, risk_score, risk_level, created_at)
-    SELECT ${result.id}, ${subject.accountId}, ${subject.keyId}, ${result.entity}, ${record.type},
-      ${JSON.stringify(record.options)}::jsonb, ${record.resultJson}::jsonb,
-      ${JSON.stringify(record.sourceErrors)}::jsonb, ${JSON.stringify(record.sourceVersions)}::jsonb,
-      ${result.risk_score}, ${result.risk_level}, ${new Date(result.timestamp)}
-    FROM admitted
+    SELECT v.id, ${subject.accountId}, ${subject.keyId}, v.entity, v.query_type, v.request_options, v.result,
+      v.source_errors, v.source_versions, v.risk_score, v.risk_level, v.created_at
+    FROM admitted, (VALUES ${sql.join(rows)}) AS v (id, entity, query_type, request_options, result, source_errors,
+      source_versions, risk_score, risk_level, created_at)
     RETURNING 1`;
-  await usage.count(subject, { stored: insert, ...alongside });
+  await usage.count(subject, { stored: insert, ...alongside }, counted);
 }
 
 /** A stored screening of the account, unless unknown, malformed, another account's, or past retention. */

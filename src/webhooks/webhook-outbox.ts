@@ -18,27 +18,34 @@ export function screeningCompletePayload(result: StoredResult, resultJson: strin
   return `{"event":"screening.complete","screening_id":${JSON.stringify(result.id)},"timestamp":${JSON.stringify(result.timestamp)},"data":${data}}`;
 }
 
+/** One event to queue: what it is about and the exact body every webhook receives. */
+export interface QueuedEvent {
+  subjectId: string;
+  payload: string;
+}
+
 /**
- * The outbox statements for one event: the event row (only when a webhook of the account subscribes
- * to it) and one pending delivery per such webhook, due now. They read the statement named `gate`
- * (`admitted` for a screening: the one that counts it), so they are part of the statement that
- * records what the event reports: both are written, or neither.
+ * The outbox statements for events of one kind: the event rows (only when a webhook of the account
+ * subscribes to it) and one pending delivery per event and such webhook, due now. They read the
+ * statement named `gate` (`admitted` for screenings: the one that counts them), so they are part of
+ * the statement that records what the events report: both are written, or neither.
  */
 export function enqueueEventStatements(
   accountId: string,
   event: WebhookEvent,
-  subjectId: string,
-  payload: string,
+  events: readonly QueuedEvent[],
   now: Date,
   gate = 'admitted',
 ): Record<string, RawBuilder<unknown>> {
   const subscribed = sql`webhooks.account_id = ${accountId} AND webhooks.deleted_at IS NULL
     AND ${event}::text = ANY(webhooks.events)`;
+  const rows = events.map((e) => sql`(${newId()}::uuid, ${e.subjectId}::uuid, ${e.payload})`);
   return {
     webhook_event: sql`
       INSERT INTO webhook_events (id, account_id, event, subject_id, payload, created_at)
-      SELECT ${newId()}, ${accountId}, ${event}, ${subjectId}, ${payload}, ${now}
-      FROM ${sql.id(gate)} WHERE EXISTS (SELECT 1 FROM webhooks WHERE ${subscribed})
+      SELECT v.id, ${accountId}, ${event}, v.subject_id, v.payload, ${now}
+      FROM ${sql.id(gate)}, (VALUES ${sql.join(rows)}) AS v (id, subject_id, payload)
+      WHERE EXISTS (SELECT 1 FROM webhooks WHERE ${subscribed})
       RETURNING id`,
     webhook_outbox: sql`
       INSERT INTO webhook_deliveries (id, event_id, webhook_id, status, attempts, next_attempt_at, created_at)
@@ -49,8 +56,8 @@ export function enqueueEventStatements(
 }
 
 /**
- * The screening's follow-up for webhooks: plans with webhooks get the outbox statements with each
- * live screening (unless the account certainly has no subscribed webhook), and the local delivery
+ * The screening's follow-up for webhooks: plans with webhooks get the outbox statements with the
+ * live screenings (unless the account certainly has no subscribed webhook), and the local delivery
  * worker is nudged, so the delivery leaves at once instead of at the next poll.
  */
 export class ScreeningWebhooks implements ScreeningFollowUp {
@@ -62,20 +69,17 @@ export class ScreeningWebhooks implements ScreeningFollowUp {
 
   async prepare(
     subject: UsageSubject,
-    result: StoredResult,
-    resultJson: string,
+    screenings: readonly { result: StoredResult; resultJson: string }[],
   ): Promise<FollowUpWork | undefined> {
-    if (!PLANS[subject.plan].webhooks) return undefined;
+    if (!PLANS[subject.plan].webhooks || screenings.length === 0) return undefined;
     if (!(await this.subscriptions.mayHaveSubscribers(subject.accountId, 'screening.complete')))
       return undefined;
+    const events = screenings.map(({ result, resultJson }) => ({
+      subjectId: result.id,
+      payload: screeningCompletePayload(result, resultJson),
+    }));
     return {
-      statements: enqueueEventStatements(
-        subject.accountId,
-        'screening.complete',
-        result.id,
-        screeningCompletePayload(result, resultJson),
-        this.clock.now(),
-      ),
+      statements: enqueueEventStatements(subject.accountId, 'screening.complete', events, this.clock.now()),
       stored: this.notify,
     };
   }

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { sql } from 'kysely';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROBLEMS } from '../../src/http/problems.js';
+import { BatchWorker } from '../../src/screening/batches/batch-worker.js';
 import { type Backend, backends, describeWithSharedBackends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { TestApp } from '../support/test-app.js';
@@ -250,6 +253,54 @@ describe.each(backends())('batch cancellation and restart ($name)', (shared) => 
       }>`SELECT count(*) AS n FROM screenings WHERE account_id = ${account.id}`.execute(api.runtime.ctx.db);
       expect(Number(rows[0]!.n)).toBe(30);
       expect((await api.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(30);
+    } finally {
+      await api.close();
+      await drop();
+    }
+  }, 120_000);
+});
+
+describe.each(backends())('batch items when the month fills up meanwhile ($name)', (shared) => {
+  it('screens items until the quota is reached and marks the rest failed with quota-exceeded', async () => {
+    const { backend, drop } = await isolatedBackend(shared);
+    const api = await TestApp.start(backend, { env: ENV });
+    try {
+      await api.runtime.ctx.lists.settled();
+      const { key, account } = await api.createAccount('professional');
+      const month = `${new Date().toISOString().slice(0, 7)}-01`;
+      await sql`INSERT INTO usage_counters (account_id, month, count) VALUES (${account.id}, ${month}, 1995)`.execute(
+        api.runtime.ctx.db,
+      );
+      // The batch fits the 5 screenings left when it is queued; then 2 single screenings use some.
+      await api.runtime.batchWork.close();
+      const items = Array.from({ length: 5 }, (_, i) => ({ query: unlisted(i) }));
+      const queued = await api.request('POST', '/v1/screen/batch', { key, body: { items } });
+      expect(queued.status).toBe(202);
+      for (const i of [10, 11])
+        expect((await api.request('POST', '/v1/screen', { key, body: { query: unlisted(i) } })).status).toBe(
+          200,
+        );
+      const { ctx } = api.runtime;
+      const worker = new BatchWorker({
+        db: ctx.db,
+        clock: ctx.clock,
+        logger: pino({ level: 'silent' }),
+        screening: ctx.screening,
+        audit: ctx.audit,
+        onBatchClosed: () => {},
+        statusOf: (code) => PROBLEMS[code].status,
+      });
+      worker.start();
+      await worker.settle();
+      await worker.close();
+      const done = await api.request('GET', `/v1/screen/batch/${queued.body.id}`, { key });
+      expect(done.body).toMatchObject({ status: 'completed', completed: 3, failed: 2 });
+      const failed = done.body.results.filter((r: { status: string }) => r.status === 'failed');
+      expect(failed.map((r: { error: string }) => r.error.split(':')[0])).toEqual([
+        'quota-exceeded',
+        'quota-exceeded',
+      ]);
+      expect((await api.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(2000);
     } finally {
       await api.close();
       await drop();

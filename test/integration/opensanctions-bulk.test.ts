@@ -38,6 +38,21 @@ describe('OpenSanctions mode settings', () => {
   });
 });
 
+describe.each(backends())('OpenSanctions while bulk mode is off ($name)', (backend) => {
+  it('refuses a refresh of the export with 409, naming the setting that enables it', async () => {
+    const api = await TestApp.start(backend);
+    try {
+      const refused = await api.admin('POST', '/admin/v1/lists/opensanctions/refresh');
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toMatch(/not enabled \(see OPENSANCTIONS_MODE=bulk\)/);
+      const official = await api.admin('POST', '/admin/v1/lists/eu_fsf/refresh');
+      expect(official.body.detail).toMatch(/not enabled \(see LISTS_ENABLED\)/);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe.each(backends())('OpenSanctions in bulk mode ($name)', (shared) => {
   let backend: Backend;
   let drop: () => Promise<void>;
@@ -66,6 +81,12 @@ describe.each(backends())('OpenSanctions in bulk mode ($name)', (shared) => {
   });
 
   const screen = (key: string, body: unknown) => api.request('POST', '/v1/screen', { key, body });
+  /** The OpenSanctions flag of a person screened by a fresh account. */
+  const flagOf = async (name: string) => {
+    const { key } = await api.createAccount();
+    const response = await screen(key, { query: name, type: 'person' });
+    return response.body.flags.find((f: any) => f.source === 'opensanctions');
+  };
 
   it('downloads the export, stores it as a version and reports it like an official list', async () => {
     const { body } = await api.admin('GET', '/admin/v1/lists');
@@ -102,10 +123,7 @@ describe.each(backends())('OpenSanctions in bulk mode ($name)', (shared) => {
   });
 
   it('flags a sanctioned target as watchlist, confirming the EU list this instance loads itself', async () => {
-    const { key } = await api.createAccount();
-    const response = await screen(key, { query: 'Vitaly Yurievich KUZMENKO', type: 'person' });
-    const flag = response.body.flags.find((f: any) => f.source === 'opensanctions');
-    expect(flag).toMatchObject({
+    expect(await flagOf('Vitaly Yurievich KUZMENKO')).toMatchObject({
       type: 'watchlist',
       list: 'EU_FSF',
       match_score: 1,
@@ -114,9 +132,7 @@ describe.each(backends())('OpenSanctions in bulk mode ($name)', (shared) => {
   });
 
   it('flags a target sanctioned only by lists not loaded here as watchlist, without confirms', async () => {
-    const { key } = await api.createAccount();
-    const response = await screen(key, { query: 'Abashkin Konstantin', type: 'person' });
-    const flag = response.body.flags.find((f: any) => f.source === 'opensanctions');
+    const flag = await flagOf('Abashkin Konstantin');
     expect(flag).toMatchObject({
       type: 'watchlist',
       list: 'UA_NSDC_SANCTIONS',

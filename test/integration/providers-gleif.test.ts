@@ -1,19 +1,18 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Backend, backends } from '../support/backends.js';
-import { isolatedBackend } from '../support/isolated-database.js';
-import { fixture, type RegistryAnswer, RegistryServer } from '../support/registry-server.js';
-import { TestApp } from '../support/test-app.js';
+import { pathToFileURL } from 'node:url';
+import { expect, it } from 'vitest';
+import { fixture, type ProviderReply, type ProviderServer } from '../support/provider-server.js';
+import { describeProvider, type ProviderUnderTest } from '../support/provider-tests.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
 const SEARCH = '/api/v1/lei-records';
 // Fictional LEIs (valid check digits) of the fixtures.
 const SUBSIDIARY = '5493003BHTRD00HK0161';
 const NAMESAKE = '5493006BHSZN000CN302';
 const AGRI = '213800GRNAGRI00GB472';
 const KOMID = '98450077KPKOMID00113';
-const PROVIDER_TIMEOUT_MS = '400';
-const SLOW_ANSWER_MS = 5_000;
+const BLUE_HARBOUR = { query: 'Blue Harbour Trading Limited' };
 
 /** GLEIF's name search, answering by the queried name as the fixtures were shaped for. */
 const SEARCH_FIXTURES: Record<string, string> = {
@@ -27,170 +26,148 @@ const SEARCH_FIXTURES: Record<string, string> = {
  * unlisted direct parent and, as ultimate parent, KOMID (Korea Mining Development Trading
  * Corporation), which is on the UN list (KPe.001); Greenfield's parent is listed nowhere.
  */
-function answerNormally(server: RegistryServer): void {
-  server.reset();
-  server.route(SEARCH, ({ query }) => ({
+function answerNormally(server: ProviderServer): void {
+  server.serve(SEARCH, ({ query }) => ({
     body: fixture(SEARCH_FIXTURES[query.get('filter[entity.names]') ?? ''] ?? 'gleif-lei-records-empty.json'),
   }));
-  server.route(`${SEARCH}/${SUBSIDIARY}/direct-parent`, {
+  server.serve(`${SEARCH}/${SUBSIDIARY}/direct-parent`, {
     body: fixture('gleif-direct-parent-intermediate.json'),
   });
-  server.route(`${SEARCH}/${SUBSIDIARY}/ultimate-parent`, {
+  server.serve(`${SEARCH}/${SUBSIDIARY}/ultimate-parent`, {
     body: fixture('gleif-ultimate-parent-listed.json'),
   });
-  server.route(`${SEARCH}/${AGRI}/direct-parent`, { body: fixture('gleif-parent-unlisted.json') });
-  server.route(`${SEARCH}/${AGRI}/ultimate-parent`, { body: fixture('gleif-parent-unlisted.json') });
+  server.serve(`${SEARCH}/${AGRI}/direct-parent`, { body: fixture('gleif-parent-unlisted.json') });
+  server.serve(`${SEARCH}/${AGRI}/ultimate-parent`, { body: fixture('gleif-parent-unlisted.json') });
 }
 
-const gleifFlags = (body: any) => body.flags.filter((f: any) => f.source === 'gleif');
+const GLEIF: ProviderUnderTest = {
+  source: 'gleif',
+  title: 'GLEIF',
+  suite: 'gleif: listed parents of a screened company',
+  officialList: 'un_sc',
+  listed: { query: 'Korea Mining Development Trading Corporation' },
+  env: (server) => ({ GLEIF_ENABLED: 'true', GLEIF_URL: server.url('/api/v1') }),
+  answerNormally,
+  path: SEARCH,
+  matched: () => BLUE_HARBOUR,
+  truncatedAnswer: '{"data": [{"type": "lei-records", ',
+  serverErrorBody: { errors: [{ status: '500', title: 'Internal Server Error' }] },
+  ownFailures: [
+    {
+      label: 'cannot say who the parent is (500 on the parent look-up)',
+      install: (server) => server.serve(`${SEARCH}/${SUBSIDIARY}/ultimate-parent`, { status: 500, body: {} }),
+      error: /answered HTTP 500/,
+    },
+  ],
+};
 
-describe.each(backends())('gleif: listed parents of a screened company ($name)', (shared) => {
-  let backend: Backend;
-  let drop: () => Promise<void>;
-  let server: RegistryServer;
-  let api: TestApp;
+/** An FtM entity as OpenSanctions exports it, naming the fixtures' unlisted parent. */
+const GREENFIELD_PARENT_ON_WATCHLIST = {
+  id: 'NK-test-greenfield',
+  caption: 'GREENFIELD GROUP HOLDINGS PLC',
+  schema: 'Company',
+  properties: { name: ['GREENFIELD GROUP HOLDINGS PLC'], topics: ['role.oligarch'] },
+  datasets: ['test_watchlist'],
+  target: true,
+  first_seen: '2026-01-05T10:00:00',
+  last_seen: '2026-04-29T12:00:00',
+};
 
-  beforeAll(async () => {
-    ({ backend, drop } = await isolatedBackend(shared));
-    server = await RegistryServer.start();
-    api = await TestApp.start(backend, {
-      env: {
-        LISTS_DIR,
-        LISTS_ENABLED: 'un_sc',
-        GLEIF_ENABLED: 'true',
-        GLEIF_URL: `${server.baseUrl}/api/v1`,
-        PROVIDER_TIMEOUT_MS,
-      },
-    });
-    await api.runtime.ctx.lists.settled();
-  }, 120_000);
-  beforeEach(() => answerNormally(server));
-  afterAll(async () => {
-    await api?.close();
-    await server?.close();
-    await drop?.();
-  });
-
-  const screen = (key: string, body: unknown) => api.request('POST', '/v1/screen', { key, body });
-
-  it('flags a subsidiary whose ultimate parent is on the UN list as sanctions from gleif, with the ownership chain', async () => {
-    const { key } = await api.createAccount();
-    const response = await screen(key, { query: 'Blue Harbour Trading Limited' });
-    expect(response.status).toBe(200);
-    expect(response.body.sources_matched).toEqual(['gleif']);
-    const [flag, ...others] = gleifFlags(response.body);
-    // The direct parent is not listed: it gives no flag of its own.
-    expect(others).toEqual([]);
-    expect(flag).toMatchObject({
-      type: 'sanctions',
-      list: 'UN_CONSOLIDATED',
-      details: {
-        source_id: SUBSIDIARY,
-        name: 'BLUE HARBOUR TRADING LIMITED',
-        matched_name: 'BLUE HARBOUR TRADING LIMITED',
-        via: {
-          relationship: 'ultimate_parent',
-          chain: [
-            { role: 'screened_company', name: 'BLUE HARBOUR TRADING LIMITED', lei: SUBSIDIARY },
-            { role: 'ultimate_parent', name: 'KOREA MINING DEVELOPMENT TRADING CORPORATION', lei: KOMID },
-          ],
-          listed_parent: {
-            source: 'un_sc',
-            list: 'UN_CONSOLIDATED',
-            matched_name: 'KOREA MINING DEVELOPMENT TRADING CORPORATION',
+describeProvider(GLEIF, {
+  onOneService: (gleif) => {
+    it('flags a subsidiary whose ultimate parent is on the UN list as sanctions from gleif, with the ownership chain', async () => {
+      const response = await gleif.screen(BLUE_HARBOUR);
+      // The direct parent is not listed: it gives no flag of its own.
+      const flag: any = gleif.onlyFlag(response);
+      expect(flag).toMatchObject({
+        type: 'sanctions',
+        list: 'UN_CONSOLIDATED',
+        details: {
+          source_id: SUBSIDIARY,
+          name: 'BLUE HARBOUR TRADING LIMITED',
+          matched_name: 'BLUE HARBOUR TRADING LIMITED',
+          via: {
+            relationship: 'ultimate_parent',
+            chain: [
+              { role: 'screened_company', name: 'BLUE HARBOUR TRADING LIMITED', lei: SUBSIDIARY },
+              { role: 'ultimate_parent', name: 'KOREA MINING DEVELOPMENT TRADING CORPORATION', lei: KOMID },
+            ],
+            listed_parent: {
+              source: 'un_sc',
+              list: 'UN_CONSOLIDATED',
+              matched_name: 'KOREA MINING DEVELOPMENT TRADING CORPORATION',
+            },
           },
         },
+      });
+      expect(flag.match_score).toBe(
+        Math.min(flag.details.company_match_score, flag.details.via.listed_parent.match_score),
+      );
+      expect(response.body.risk_level).toMatch(/high|critical/);
+      // The namesake in Shenzhen declares no parent (reporting exception): no call is made for it.
+      expect(gleif.server.requests.filter((r) => r.path.includes(NAMESAKE))).toEqual([]);
+    });
+
+    it('asks for the direct and the ultimate parent at the same time', async () => {
+      // Each parent answers only once both were asked, and the listed one is asked first here (as
+      // the direct parent): a search that asked one after the other would lose it to its time budget.
+      let bothAsked: () => void = () => {};
+      const barrier = new Promise<void>((resolve) => {
+        bothAsked = resolve;
+      });
+      const parentAnswer = (name: string) => async (): Promise<ProviderReply> => {
+        if (gleif.server.requests.filter((r) => r.path.includes(`${SUBSIDIARY}/`)).length === 2) bothAsked();
+        await barrier;
+        return { body: fixture(name) };
+      };
+      const parents = `${SEARCH}/${SUBSIDIARY}`;
+      gleif.server.serve(`${parents}/direct-parent`, parentAnswer('gleif-ultimate-parent-listed.json'));
+      gleif.server.serve(`${parents}/ultimate-parent`, parentAnswer('gleif-parent-unlisted.json'));
+      const response = await gleif.screen(BLUE_HARBOUR);
+      expect(response.body.sources_matched).toEqual(['gleif']);
+    });
+
+    it.each([
+      ['whose parent is listed nowhere', 'Greenfield Agri Supplies Limited', 2],
+      ['that declares no parent', 'Orchard Lane Bakery Limited', 0],
+      ['that GLEIF does not know', 'Nowhere Registered Widgets Ltd', 0],
+    ])(
+      'gives no flag for a company %s (a registry record is no compliance signal)',
+      async (_case, query, parentCalls) => {
+        const response = await gleif.screen({ query });
+        expect(response.status).toBe(200);
+        expect(response.body.sources_queried).toContain('gleif');
+        expect(gleif.flags(response)).toEqual([]);
+        expect(gleif.server.requests.filter((r) => r.path !== SEARCH)).toHaveLength(parentCalls);
       },
-    });
-    expect(flag.match_score).toBe(
-      Math.min(flag.details.company_match_score, flag.details.via.listed_parent.match_score),
     );
-    expect(response.body.risk_level).toMatch(/high|critical/);
-    // The namesake in Shenzhen declares no parent (reporting exception): no call is made for it.
-    expect(server.requests.filter((r) => r.path.includes(NAMESAKE))).toEqual([]);
-  });
 
-  it('asks for the direct and the ultimate parent at the same time', async () => {
-    // Each parent answers only once both were asked, and the listed one is asked first here (as
-    // the direct parent): a search that asked one after the other would lose it to its time budget.
-    let bothAsked: () => void = () => {};
-    const barrier = new Promise<void>((resolve) => {
-      bothAsked = resolve;
+    it('never asks GLEIF about a person', async () => {
+      const response = await gleif.screen({ ...BLUE_HARBOUR, type: 'person' });
+      expect(response.status).toBe(200);
+      expect(gleif.flags(response)).toEqual([]);
+      expect(gleif.server.requests).toEqual([]);
     });
-    const parentAnswer = (name: string) => async (): Promise<RegistryAnswer> => {
-      if (server.requests.filter((r) => r.path.includes(`${SUBSIDIARY}/`)).length === 2) bothAsked();
-      await barrier;
-      return { body: fixture(name) };
-    };
-    server.route(`${SEARCH}/${SUBSIDIARY}/direct-parent`, parentAnswer('gleif-ultimate-parent-listed.json'));
-    server.route(`${SEARCH}/${SUBSIDIARY}/ultimate-parent`, parentAnswer('gleif-parent-unlisted.json'));
-    const { key } = await api.createAccount();
-    const response = await screen(key, { query: 'Blue Harbour Trading Limited' });
-    expect(response.body.sources_matched).toEqual(['gleif']);
-  });
-
-  it.each([
-    ['whose parent is listed nowhere', 'Greenfield Agri Supplies Limited', 2],
-    ['that declares no parent', 'Orchard Lane Bakery Limited', 0],
-    ['that GLEIF does not know', 'Nowhere Registered Widgets Ltd', 0],
-  ])(
-    'gives no flag for a company %s (a registry record is no compliance signal)',
-    async (_case, query, parentCalls) => {
-      const { key } = await api.createAccount();
-      const response = await screen(key, { query });
-      expect(response.status).toBe(200);
-      expect(response.body.sources_queried).toContain('gleif');
-      expect(gleifFlags(response.body)).toEqual([]);
-      expect(server.requests.filter((r) => r.path !== SEARCH)).toHaveLength(parentCalls);
-    },
-  );
-
-  it('never asks GLEIF about a person', async () => {
-    const { key } = await api.createAccount();
-    const response = await screen(key, { query: 'Blue Harbour Trading Limited', type: 'person' });
-    expect(response.status).toBe(200);
-    expect(gleifFlags(response.body)).toEqual([]);
-    expect(server.requests).toEqual([]);
-  });
-
-  const failures: Array<[string, (server: RegistryServer) => void]> = [
-    ['answers 500', (s) => s.route(SEARCH, { status: 500, body: { errors: [{ status: '500' }] } })],
-    ['answers malformed JSON', (s) => s.route(SEARCH, { body: '{"data": [{"type": "lei-records", ' })],
-    [
-      'sends a body over the size cap',
-      (s) => s.route(SEARCH, { body: `{"data": [${'0,'.repeat(1_600_000)}0]}`, chunked: true }),
-    ],
-    [
-      'redirects to another host',
-      (s) => s.route(SEARCH, { status: 307, headers: { location: `${s.otherHostUrl}/elsewhere` } }),
-    ],
-    [
-      'is slower than its time budget',
-      (s) => s.route(SEARCH, { delayMs: SLOW_ANSWER_MS, body: fixture('gleif-lei-records-empty.json') }),
-    ],
-    [
-      'cannot say who the parent is (500 on the parent look-up)',
-      (s) => s.route(`${SEARCH}/${SUBSIDIARY}/ultimate-parent`, { status: 500, body: {} }),
-    ],
-  ];
-
-  it.each(failures)(
-    'answers 200 on time with the official lists when GLEIF %s, and asks again next time',
-    async (_case, fail) => {
-      const { key } = await api.createAccount();
-      fail(server);
-      const started = performance.now();
-      const response = await screen(key, { query: 'Blue Harbour Trading Limited' });
-      expect(response.status).toBe(200);
-      expect(performance.now() - started).toBeLessThan(SLOW_ANSWER_MS / 2);
-      expect(response.body.sources_queried).toEqual(expect.arrayContaining(['un_sc', 'gleif']));
-      expect(response.body.sources_matched).not.toContain('gleif');
-      expect(server.requestsTo('/elsewhere')).toEqual([]);
-
-      answerNormally(server);
-      const again = await screen(key, { query: 'Blue Harbour Trading Limited' });
-      expect(again.body.cache_hit).toBe(false);
-      expect(again.body.sources_matched).toEqual(['gleif']);
-    },
-  );
+  },
+  eachOnItsOwn: (ownService) => {
+    it("screens parents against the authorities' lists only, never against OpenSanctions' export", async () => {
+      // Greenfield's parent, on no official list, is on the (bulk) OpenSanctions watchlist here: a
+      // watchlist entry is not a sanction, so it must not become a sanctions flag from gleif.
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'gleif-opensanctions-'));
+      const watchlist = path.join(folder, 'entities.ftm.json');
+      fs.writeFileSync(watchlist, `${JSON.stringify(GREENFIELD_PARENT_ON_WATCHLIST)}\n`);
+      const env = { OPENSANCTIONS_MODE: 'bulk', LIST_URL_OPENSANCTIONS: pathToFileURL(watchlist).href };
+      try {
+        await ownService(env, async (service) => {
+          const parent = await service.screen({ query: 'Greenfield Group Holdings PLC' });
+          expect(parent.body.sources_matched).toEqual(['opensanctions']);
+          const response = await service.screen({ query: 'Greenfield Agri Supplies Limited' });
+          expect(response.body.sources_queried).toContain('gleif');
+          expect(service.flags(response)).toEqual([]);
+        });
+      } finally {
+        fs.rmSync(folder, { recursive: true, force: true });
+      }
+    }, 120_000);
+  },
 });

@@ -1,5 +1,17 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+const FIXTURES_DIR = path.resolve(import.meta.dirname, '../fixtures/providers');
+
+/**
+ * A file of test/fixtures/providers as the provider sent it: text, not re-serialised, so a test
+ * serves the very bytes of the documented answer.
+ */
+export function fixture(name: string): string {
+  return fs.readFileSync(path.join(FIXTURES_DIR, name), 'utf8');
+}
 
 /** What the stand-in provider answers to one request. */
 export interface ProviderReply {
@@ -26,6 +38,8 @@ export type ProviderRoute =
   | ProviderReply
   | ((request: SeenProviderRequest, previous: number) => ProviderReply | Promise<ProviderReply>);
 
+const CHUNK_BYTES = 64 * 1024;
+
 /**
  * A remote provider on 127.0.0.1 for tests (the tests never reach the internet): each path answers
  * what the test set for it, every request is recorded with its headers and body, and an unknown
@@ -49,7 +63,15 @@ export class ProviderServer {
   }
 
   get baseUrl(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /**
+   * This server under another host name: the client must treat a redirect there as leaving the
+   * provider's host, and a request that arrives anyway is recorded (`requestsTo`).
+   */
+  get otherHostUrl(): string {
+    return `http://localhost:${this.port}`;
   }
 
   url(path: string): string {
@@ -58,6 +80,16 @@ export class ProviderServer {
 
   serve(path: string, route: ProviderRoute): void {
     this.routes.set(path, route);
+  }
+
+  /** Makes the path give the answer it gives now, `ms` later: the same provider, slow. */
+  delay(path: string, ms: number): void {
+    const route = this.routes.get(path);
+    if (!route) throw new Error(`${path} has no answer to delay`);
+    this.serve(path, async (request, previous) => ({
+      ...(typeof route === 'function' ? await route(request, previous) : route),
+      delayMs: ms,
+    }));
   }
 
   /** Forgets the routes and the requests seen, for the next test on the same server. */
@@ -70,7 +102,13 @@ export class ProviderServer {
     return this.requests.filter((r) => r.path === path);
   }
 
+  private get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
   private async answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    // A client that gives up mid-answer resets the socket; that is the test's point, not an error.
+    res.on('error', () => {});
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const target = new URL(req.url ?? '/', 'http://provider.test');
@@ -91,27 +129,7 @@ export class ProviderServer {
     const reply = typeof route === 'function' ? await route(seen, previous) : route;
     if (reply.delayMs) await this.wait(reply.delayMs);
     if (res.destroyed) return;
-    this.send(res, reply);
-  }
-
-  private send(res: http.ServerResponse, reply: ProviderReply): void {
-    const raw = reply.body;
-    const json = raw !== undefined && typeof raw !== 'string' && !Buffer.isBuffer(raw);
-    const body =
-      raw === undefined ? Buffer.alloc(0) : Buffer.from(json ? JSON.stringify(raw) : (raw as string));
-    const headers: Record<string, string> = {
-      'content-type': json ? 'application/json' : 'text/plain; charset=utf-8',
-      ...(reply.chunked ? {} : { 'content-length': String(body.byteLength) }),
-      ...reply.headers,
-    };
-    res.writeHead(reply.status ?? 200, headers);
-    if (!reply.chunked) {
-      res.end(body);
-      return;
-    }
-    const size = 64 * 1024;
-    for (let at = 0; at < body.byteLength; at += size) res.write(body.subarray(at, at + size));
-    res.end();
+    await send(res, reply);
   }
 
   private wait(ms: number): Promise<void> {
@@ -129,4 +147,50 @@ export class ProviderServer {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+async function send(res: http.ServerResponse, reply: ProviderReply): Promise<void> {
+  const raw = reply.body;
+  const text = typeof raw === 'string' || Buffer.isBuffer(raw);
+  const body =
+    raw === undefined ? Buffer.alloc(0) : Buffer.from(text ? (raw as string) : JSON.stringify(raw));
+  const headers: Record<string, string> = {
+    'content-type': contentType(raw, body),
+    ...(reply.chunked ? {} : { 'content-length': String(body.byteLength) }),
+    ...reply.headers,
+  };
+  res.writeHead(reply.status ?? 200, headers);
+  if (!reply.chunked) {
+    res.end(body);
+    return;
+  }
+  // Written as a streaming server would: a chunk at a time, waiting while the client is behind.
+  for (let at = 0; at < body.byteLength && !res.destroyed; at += CHUNK_BYTES) {
+    if (!res.write(body.subarray(at, at + CHUNK_BYTES))) await drained(res);
+  }
+  res.end();
+}
+
+/**
+ * JSON fixtures are served as text (their own bytes), yet the provider labels them JSON; a text
+ * that does not open like JSON (GDELT's plain-text refusals) is labelled as plain text.
+ */
+function contentType(raw: unknown, body: Buffer): string {
+  if (raw === undefined) return 'text/plain; charset=utf-8';
+  const json =
+    !(typeof raw === 'string' || Buffer.isBuffer(raw)) || /^\s*[[{]/.test(body.toString('utf8', 0, 64));
+  return json ? 'application/json' : 'text/plain; charset=utf-8';
+}
+
+/** Resolves when the response can take more data, or is gone (the client stopped reading). */
+function drained(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }

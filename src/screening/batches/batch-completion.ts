@@ -43,6 +43,6 @@ export async function closeIfFinished(db: Db, clock: Clock, batchId: string): Pr
     now.toISOString(),
   );
   return closeBatch(db, batchId, now, (gate) =>
-    enqueueEventStatements(batch.accountId, 'batch.complete', batchId, payload, now, gate),
+    enqueueEventStatements(batch.accountId, 'batch.complete', [{ subjectId: batchId, payload }], now, gate),
   );
 }

@@ -8,10 +8,14 @@ export const BATCH_REFERENCE_MAX_CHARS = 100;
 export const BATCH_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 /** Results per page of `GET /v1/screen/batch/:id`, the most and the default. */
 export const BATCH_RESULTS_PAGE_MAX = 1_000;
-/** Items one instance claims at a time. */
-export const BATCH_CLAIM_ITEMS = 32;
-/** Items one instance screens at once. */
-export const BATCH_CONCURRENCY = 16;
+/**
+ * Items of one batch screened together and counted and stored in one statement: one round trip
+ * and one quota increment per group instead of per item (the quota row is every screening's
+ * bottleneck on PostgreSQL, and the statement itself the embedded database's).
+ */
+export const BATCH_GROUP_ITEMS = 16;
+/** Groups one instance screens at once. */
+export const BATCH_GROUPS_IN_FLIGHT = 4;
 /**
  * How long a claim holds an item. An instance that dies holding items leaves them to others after
  * this long; it is far above a screening's longest time (its sources' timeouts), so a live claim

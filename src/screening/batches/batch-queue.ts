@@ -102,20 +102,25 @@ export async function claimItems(db: Db, now: Date, limit: number): Promise<Clai
 }
 
 /**
- * The statement recording a screened item, run inside the statement that counts its screening
- * (`FROM admitted`): the item is completed exactly when its screening is counted and stored.
+ * The statement recording screened items, run inside the statement that counts their screenings
+ * (`FROM admitted`): the items are completed exactly when their screenings are counted and stored.
+ * All items are of one claim (one token).
  */
-export function itemCompletedStatement(
-  item: ClaimedItem,
-  result: StoredResult,
+export function itemsCompletedStatement(
+  screened: readonly { item: ClaimedItem; result: StoredResult }[],
   now: Date,
 ): RawBuilder<unknown> {
+  const rows = screened.map(
+    ({ item, result }) =>
+      sql`(${item.batchId}::uuid, ${item.index}::int, ${result.id}::uuid, ${result.risk_score}::int,
+        ${result.risk_level}, ${result.flags.length}::int)`,
+  );
+  const token = screened[0]?.item.claimToken ?? null;
   return sql`
-    UPDATE batch_items SET status = 'completed', screening_id = ${result.id}, risk_score = ${result.risk_score},
-      risk_level = ${result.risk_level}, flag_count = ${result.flags.length}, finished_at = ${now},
-      claimed_until = NULL
-    FROM admitted
-    WHERE batch_id = ${item.batchId} AND index = ${item.index} AND claim_token = ${item.claimToken}
+    UPDATE batch_items SET status = 'completed', screening_id = v.screening_id, risk_score = v.risk_score,
+      risk_level = v.risk_level, flag_count = v.flag_count, finished_at = ${now}, claimed_until = NULL
+    FROM admitted, (VALUES ${sql.join(rows)}) AS v (batch_id, index, screening_id, risk_score, risk_level, flag_count)
+    WHERE batch_items.batch_id = v.batch_id AND batch_items.index = v.index AND batch_items.claim_token = ${token}
     RETURNING 1`;
 }
 

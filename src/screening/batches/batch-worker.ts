@@ -8,15 +8,15 @@ import type { Db } from '../../store/database.js';
 import type { ScreeningService } from '../screening-service.js';
 import { closeIfFinished } from './batch-completion.js';
 import {
-  BATCH_CLAIM_ITEMS,
-  BATCH_CONCURRENCY,
+  BATCH_GROUP_ITEMS,
+  BATCH_GROUPS_IN_FLIGHT,
   BATCH_POLL_INTERVAL_MS,
   BATCH_SHUTDOWN_GRACE_MS,
 } from './batch-policy.js';
 import {
   type ClaimedItem,
   claimItems,
-  itemCompletedStatement,
+  itemsCompletedStatement,
   markItemFailed,
   releaseItems,
 } from './batch-queue.js';
@@ -34,24 +34,25 @@ export interface BatchWorkerDeps {
 }
 
 /**
- * Screens batch items, in every instance: claims open items (see `claimItems`), screens each one
- * exactly as `POST /v1/screen` would for the key that submitted the batch (cache, quota, stored
- * screening, screening.complete webhook, audit row), and records its outcome in the statement that
- * counts it. After each item it closes the batch if nothing of it is left open.
+ * Screens batch items, in every instance: claims open items (see `claimItems`), screens them in
+ * groups of one batch exactly as `POST /v1/screen` would for the key that submitted the batch
+ * (cache, quota, stored screening, screening.complete webhook, audit row), and records their
+ * outcomes in the statement that counts them. The last group of a batch in flight here checks
+ * whether the batch is done and closes it.
  */
 export class BatchWorker {
-  private readonly loop: ClaimLoop<ClaimedItem>;
-  /** Items of each batch in flight here: only the last of them checks whether the batch is done. */
+  private readonly loop: ClaimLoop<ClaimedItem[]>;
+  /** Groups of each batch in flight here: only the last of them checks whether the batch is done. */
   private readonly inFlight = new Map<string, number>();
 
   constructor(private readonly deps: BatchWorkerDeps) {
     this.loop = new ClaimLoop({
       what: 'batch items',
       logger: deps.logger,
-      claim: (room) => claimItems(deps.db, deps.clock.now(), Math.min(room, BATCH_CLAIM_ITEMS)),
-      run: (item, stop) => this.process(item, stop),
-      concurrency: BATCH_CONCURRENCY,
-      refillAt: BATCH_CONCURRENCY / 2,
+      claim: async (room) => groupsOf(await claimItems(deps.db, deps.clock.now(), room * BATCH_GROUP_ITEMS)),
+      run: (group, stop) => this.process(group, stop),
+      concurrency: BATCH_GROUPS_IN_FLIGHT,
+      refillAt: BATCH_GROUPS_IN_FLIGHT / 2,
       pollIntervalMs: BATCH_POLL_INTERVAL_MS,
       nudgeDelayMs: 0,
       shutdownGraceMs: BATCH_SHUTDOWN_GRACE_MS,
@@ -81,44 +82,52 @@ export class BatchWorker {
     return this.loop.close();
   }
 
-  private async process(item: ClaimedItem, stop: AbortSignal): Promise<void> {
-    this.inFlight.set(item.batchId, (this.inFlight.get(item.batchId) ?? 0) + 1);
+  private async process(group: ClaimedItem[], stop: AbortSignal): Promise<void> {
+    const batchId = group[0]!.batchId;
+    this.inFlight.set(batchId, (this.inFlight.get(batchId) ?? 0) + 1);
     let last = false;
     try {
-      await this.screen(item, stop);
+      await this.screen(group, stop);
     } finally {
-      const left = this.inFlight.get(item.batchId)! - 1;
-      if (left === 0) this.inFlight.delete(item.batchId);
-      else this.inFlight.set(item.batchId, left);
+      const left = this.inFlight.get(batchId)! - 1;
+      if (left === 0) this.inFlight.delete(batchId);
+      else this.inFlight.set(batchId, left);
       last = left === 0;
     }
-    // The item that finishes a batch is the last in flight in its instance, whichever instance
-    // that is, and it checks after its own outcome is stored: the batch is closed, once.
-    if (last && (await closeIfFinished(this.deps.db, this.deps.clock, item.batchId)))
-      this.deps.onBatchClosed();
+    // The group that finishes a batch is the last in flight in its instance, whichever instance
+    // that is, and it checks after its own outcomes are stored: the batch is closed, once.
+    if (last && (await closeIfFinished(this.deps.db, this.deps.clock, batchId))) this.deps.onBatchClosed();
   }
 
-  private async screen(item: ClaimedItem, stop: AbortSignal): Promise<void> {
+  private async screen(group: ClaimedItem[], stop: AbortSignal): Promise<void> {
     const { db, clock } = this.deps;
     if (stop.aborted) {
       // Shutting down before it started: hand it back for another instance (or the restart).
-      await releaseItems(db, [item]);
+      await releaseItems(db, group);
       return;
     }
     const started = performance.now();
-    let status = 200;
-    try {
-      if (!item.accountActive) throw new ServiceError('account-suspended', 'The account is suspended.');
-      const subject = { accountId: item.accountId, keyId: item.keyId, plan: item.plan };
-      await this.deps.screening.screen(subject, item.request, (result) => ({
-        batch_item: itemCompletedStatement(item, result, clock.now()),
-      }));
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      status = this.deps.statusOf(error.code);
-      await markItemFailed(db, item, `${error.code}: ${error.detail}`, clock.now());
+    const [first] = group as [ClaimedItem];
+    const outcomes = first.accountActive
+      ? await this.deps.screening.screenGroup(
+          { accountId: first.accountId, keyId: first.keyId, plan: first.plan },
+          group.map((item) => item.request),
+          (screened) => ({
+            batch_items: itemsCompletedStatement(
+              screened.map(({ index, result }) => ({ item: group[index]!, result })),
+              clock.now(),
+            ),
+          }),
+        )
+      : group.map(() => new ServiceError('account-suspended', 'The account is suspended.'));
+    const latencyMs = millisecondsSince(started);
+    for (const [i, outcome] of outcomes.entries()) {
+      const item = group[i]!;
+      if (outcome instanceof ServiceError) {
+        await markItemFailed(db, item, `${outcome.code}: ${outcome.detail}`, clock.now());
+        this.audit(item, this.deps.statusOf(outcome.code), latencyMs);
+      } else this.audit(item, 200, latencyMs);
     }
-    this.audit(item, status, millisecondsSince(started));
   }
 
   /** The item's audit row, as the request `POST /v1/screen` would have left. */
@@ -140,4 +149,20 @@ export class BatchWorker {
       user_agent: null,
     });
   }
+}
+
+/** Claimed items in groups of one batch (one key), at most BATCH_GROUP_ITEMS each, in claim order. */
+function groupsOf(items: readonly ClaimedItem[]): ClaimedItem[][] {
+  const groups: ClaimedItem[][] = [];
+  const filling = new Map<string, ClaimedItem[]>();
+  for (const item of items) {
+    let group = filling.get(item.batchId);
+    if (!group || group.length === BATCH_GROUP_ITEMS) {
+      group = [];
+      filling.set(item.batchId, group);
+      groups.push(group);
+    }
+    group.push(item);
+  }
+  return groups;
 }

@@ -15,6 +15,7 @@ import {
 } from './list-status.js';
 import { type IndexBuilder, type ListsView, LoadedLists } from './loaded-lists.js';
 import { ParseThread } from './parse-thread.js';
+import { OPENSANCTIONS_SOURCE } from './parsers/ftm-jsonl.js';
 import { CSL_OFAC_NON_SDN_LISTS } from './parsers/index.js';
 import { type DatabaseKind, RefreshLock } from './refresh-lock.js';
 import { type ListParseSettings, ListSnapshotStore } from './snapshot-store.js';
@@ -174,7 +175,9 @@ export class ListService<TIndex = never> {
     const enabled = this.entries.find((entry) => entry.id === listId);
     if (enabled) return enabled;
     if (catalogEntry(listId)) {
-      throw new ServiceError('conflict', `The list ${listId} is not enabled (see LISTS_ENABLED).`);
+      // OpenSanctions' export is switched on by its mode, whatever LISTS_ENABLED says.
+      const setting = listId === OPENSANCTIONS_SOURCE ? 'OPENSANCTIONS_MODE=bulk' : 'LISTS_ENABLED';
+      throw new ServiceError('conflict', `The list ${listId} is not enabled (see ${setting}).`);
     }
     throw new ServiceError('not-found', `The list ${listId} was not found.`);
   }

@@ -35,7 +35,8 @@ export function confirmedLists(
 }
 
 /**
- * A flag from a watchlist provider's entry (OpenSanctions): `pep` for politically exposed persons,
+ * A flag from a watchlist provider's entry (OpenSanctions, in bulk mode and in API mode alike, so
+ * that one entity gives one flag whichever way it was read): `pep` for politically exposed persons,
  * `watchlist` for every other target (sanctioned, sanction-linked, wanted, debarred, ...). A
  * provider's sanction entry is not a sanctions flag of its own: the official list is the
  * authority, and it is screened as a source of its own. When that list is enabled here, the flag

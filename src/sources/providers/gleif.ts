@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { timeLimited } from '../../time-limit.js';
 import type { Flag } from '../flag.js';
 import type { SourceQuery } from '../source.js';
@@ -24,7 +25,15 @@ export const GLEIF_SEARCH_PAGE_SIZE = 10;
  */
 export const GLEIF_COMPANIES_MAX = 3;
 
-type ScreenOfficialLists = (query: SourceQuery, signal: AbortSignal) => Promise<Flag[]>;
+/** What GLEIF needs of the official lists loaded here, against which it screens the parents. */
+export interface OfficialLists {
+  screenOfficialLists(query: SourceQuery, signal: AbortSignal): Promise<Flag[]>;
+  /** Their versions in service, in one text that changes when any of them does. */
+  officialListVersions(): string;
+}
+
+/** Hex digits of the version digest: a cache key part, not a security boundary. */
+const VERSION_DIGEST_LENGTH = 16;
 
 interface ParentLookup {
   links: OwnershipLink[];
@@ -52,10 +61,20 @@ export class GleifAdapter implements ProviderAdapter {
   constructor(
     private readonly http: ProviderHttp,
     settings: ProviderSettings,
-    private readonly screenOfficialLists: ScreenOfficialLists,
+    private readonly officialLists: OfficialLists,
   ) {
     this.baseUrl = settings.gleif.url.replace(/\/+$/, '');
     this.budgetMs = settings.timeoutMs;
+  }
+
+  /**
+   * An answer depends on the official lists as much as on GLEIF (parents are screened against
+   * them), so its version is theirs: a list update ends the cached results, as it does for the
+   * lists themselves.
+   */
+  version(): string {
+    const versions = this.officialLists.officialListVersions();
+    return createHash('sha256').update(versions).digest('hex').slice(0, VERSION_DIGEST_LENGTH);
   }
 
   /**
@@ -147,7 +166,7 @@ export class GleifAdapter implements ProviderAdapter {
     query: SourceQuery,
     signal: AbortSignal,
   ): Promise<Flag[]> {
-    const listings = await this.screenOfficialLists(
+    const listings = await this.officialLists.screenOfficialLists(
       { entity: link.parent.legalName, type: 'entity', threshold: query.threshold, limit: query.limit },
       signal,
     );

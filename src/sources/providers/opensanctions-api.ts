@@ -41,7 +41,8 @@ export function yenteMatchRequest(baseUrl: string, dataset: string, query: Sourc
 /**
  * OpenSanctions through its hosted API or a self-hosted yente (`OPENSANCTIONS_MODE=api`). yente finds
  * the candidates; the service's own matcher scores their names, so that a match score here means
- * what it means for the official lists (yente's own score is kept as `provider_score`).
+ * what it means for the official lists (yente's own score is kept as `provider_score`). The flags
+ * follow the bulk mode's rules, `confirms` included: hence the official lists enabled here.
  */
 export class OpenSanctionsApiAdapter implements ProviderAdapter {
   readonly id = 'opensanctions';
@@ -50,6 +51,7 @@ export class OpenSanctionsApiAdapter implements ProviderAdapter {
   constructor(
     private readonly http: ProviderHttp,
     private readonly settings: ProviderSettings['opensanctionsApi'],
+    private readonly enabledLists: () => readonly string[],
   ) {}
 
   async search(query: SourceQuery, signal: AbortSignal): Promise<Flag[]> {
@@ -57,10 +59,11 @@ export class OpenSanctionsApiAdapter implements ProviderAdapter {
     const headers: Record<string, string> = {};
     if (this.settings.apiKey) headers.authorization = `ApiKey ${this.settings.apiKey}`;
     const answer = await this.http.json({ url, method: 'POST', headers, body }, signal);
-    const entities = yenteResults(answer, YENTE_QUERY_KEY);
-    if (!Array.isArray(entities)) throw new ProviderError(this.id, 'malformed', entities.problem);
-    return entities
-      .flatMap((entity) => opensanctionsFlag(entity, query) ?? [])
+    const candidates = yenteResults(answer, YENTE_QUERY_KEY);
+    if (!Array.isArray(candidates)) throw new ProviderError(this.id, 'malformed', candidates.problem);
+    const context = { enabledLists: this.enabledLists() };
+    return candidates
+      .flatMap((candidate) => opensanctionsFlag(candidate, query, context) ?? [])
       .sort((a, b) => b.match_score - a.match_score);
   }
 }

@@ -14,6 +14,11 @@ export interface ProviderAdapter {
   id: string;
   kind: SourceKind;
   search(query: SourceQuery, signal: AbortSignal): Promise<Flag[]>;
+  /**
+   * The version of the data behind an answer, when part of it is local (GLEIF screens parents
+   * against the official lists): a cached result then ends when that data changes.
+   */
+  version?(): string | undefined;
 }
 
 export interface ProviderSourceOptions {
@@ -25,8 +30,9 @@ export interface ProviderSourceOptions {
 /**
  * A remote provider as a screening source: the adapter behind a circuit breaker (a provider that
  * keeps failing is skipped at once and reported `down`), with its health judged on its recent
- * answer times. A remote answer has no list version: the cache key records it as unversioned and
- * the result cache's lifetime bounds how stale an answer can be.
+ * answer times. A remote answer has no list version: unless the adapter states the version of the
+ * local data it uses, the cache key records it as unversioned and the result cache's lifetime
+ * bounds how stale an answer can be.
  */
 export class ProviderSource implements Source {
   readonly id: string;
@@ -71,7 +77,7 @@ export class ProviderSource implements Source {
   }
 
   version(): string | undefined {
-    return undefined;
+    return this.adapter.version?.();
   }
 
   private record(ms: number): void {

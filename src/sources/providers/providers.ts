@@ -1,19 +1,18 @@
 import type { Clock } from '../../clock.js';
-import type { Flag } from '../flag.js';
-import type { SourceQuery } from '../source.js';
 import { CompaniesHouseAdapter } from './companies-house.js';
 import { GdeltAdapter } from './gdelt.js';
-import { GleifAdapter } from './gleif.js';
+import { GleifAdapter, type OfficialLists } from './gleif.js';
 import { OpenSanctionsApiAdapter } from './opensanctions-api.js';
 import { ProviderHttp } from './provider-http.js';
 import type { ProviderSettings } from './provider-settings.js';
 import { type ProviderAdapter, ProviderSource } from './provider-source.js';
 
-export interface ProviderDeps {
+/** The official lists (`OfficialLists`) are what GLEIF screens the parents it finds against. */
+export interface ProviderDeps extends OfficialLists {
   clock: Clock;
   settings: ProviderSettings;
-  /** Screens a name against the official lists loaded on this instance (GLEIF's listed parents). */
-  screenOfficialLists: (query: SourceQuery, signal: AbortSignal) => Promise<Flag[]>;
+  /** Ids of the lists enabled on this instance (what an OpenSanctions entry `confirms`). */
+  enabledLists: () => readonly string[];
 }
 
 /**
@@ -28,12 +27,13 @@ export function buildProviderSources(deps: ProviderDeps): ProviderSource[] {
   const adapters: ProviderAdapter[] = [];
   // Adapters are added here, one line each, in the order of DESIGN.md §5's source list.
   if (settings.opensanctionsApi.enabled)
-    adapters.push(new OpenSanctionsApiAdapter(http('opensanctions'), settings.opensanctionsApi));
+    adapters.push(
+      new OpenSanctionsApiAdapter(http('opensanctions'), settings.opensanctionsApi, deps.enabledLists),
+    );
   if (settings.gdelt.enabled) adapters.push(new GdeltAdapter(http('gdelt'), settings.gdelt, deps.clock));
   if (settings.companiesHouse.apiKey)
     adapters.push(new CompaniesHouseAdapter(http('uk_companies_house'), settings));
-  if (settings.gleif.enabled)
-    adapters.push(new GleifAdapter(http('gleif'), settings, deps.screenOfficialLists));
+  if (settings.gleif.enabled) adapters.push(new GleifAdapter(http('gleif'), settings, deps));
   return adapters.map(
     (adapter) => new ProviderSource(adapter, { clock: deps.clock, budgetMs: settings.timeoutMs }),
   );

@@ -6,7 +6,9 @@ import { explanationForApi, listFlag } from '../../../src/sources/lists/list-fla
 import { matchableEntity } from '../../../src/sources/lists/matchable-entity.js';
 import { OFFICIAL_LIST_DATASETS } from '../../../src/sources/lists/opensanctions-datasets.js';
 import { watchlistFlag } from '../../../src/sources/lists/watchlist-flag.js';
-import { EU_SAMPLE_FILE, PEP_FILE, parseFtmFile, ZALA_FILE } from './ftm-data.js';
+import { opensanctionsFlag, yenteResults } from '../../../src/sources/providers/opensanctions-result.js';
+import { fixture } from '../../support/provider-server.js';
+import { EU_SAMPLE_FILE, ftmLines, PEP_FILE, parseFtmFile, ZALA_FILE } from './ftm-data.js';
 
 let entities: ListEntity[];
 let index: NameIndex;
@@ -119,5 +121,70 @@ describe('OpenSanctions flags', () => {
     expect(LIST_CATALOG.filter((e) => e.kind === 'direct_feed').every((e) => e.toFlag === listFlag)).toBe(
       true,
     );
+  });
+});
+
+describe('OpenSanctions flags in API mode', () => {
+  const ENABLED = ['eu_fsf', 'ofac_sdn', 'uk_fcdo'];
+
+  /** The API mode's flag of a yente result for the entity's primary name. */
+  function apiFlag(result: unknown, listed: ListEntity) {
+    const read = yenteResults({ responses: { q1: { status: 200, results: [result] } } }, 'q1');
+    if (!Array.isArray(read) || !read[0]) throw new Error('the result was not read');
+    const query = { entity: listed.names[0]!.full, type: 'person' as const, threshold: 0.5, limit: 10 };
+    return opensanctionsFlag(read[0], query, { enabledLists: ENABLED })!;
+  }
+
+  function expectSameFlag(api: ReturnType<typeof apiFlag>, listed: ListEntity) {
+    const bulk = flagOf(listed, ENABLED);
+    expect({ type: api.type, list: api.list, confirms: api.details.confirms }).toEqual({
+      type: bulk.type,
+      list: bulk.list,
+      confirms: bulk.details.confirms,
+    });
+    // yente's score is the one detail that bulk mode has no counterpart for.
+    expect(Object.keys(api.details).sort()).toEqual([...Object.keys(bulk.details), 'provider_score'].sort());
+    for (const key of [
+      'entity_id',
+      'caption',
+      'schema',
+      'topics',
+      'datasets',
+      'name',
+      'aliases',
+      'positions',
+    ])
+      expect(api.details[key], key).toEqual(bulk.details[key]);
+  }
+
+  const fixtureResult = (file: string, id: string) =>
+    JSON.parse(fixture(file)).responses.q1.results.find((r: { id: string }) => r.id === id);
+
+  it('a sanctioned person yields the flag type, list, confirms and details of bulk mode', () => {
+    const listed = entity('NK-aU5ybkbRFJucf8YMwsJvDw');
+    expectSameFlag(
+      apiFlag(fixtureResult('opensanctions-match.json', 'NK-aU5ybkbRFJucf8YMwsJvDw'), listed),
+      listed,
+    );
+  });
+
+  it('a person tagged role.pep yields the pep flag of bulk mode', () => {
+    const listed = entity('Q100158628');
+    // The fixture carries the topic OpenSanctions' PEP datasets give (the shared sample lacks it).
+    listed.topics = ['role.pep'];
+    expectSameFlag(apiFlag(fixtureResult('opensanctions-match-pep.json', 'Q100158628'), listed), listed);
+  });
+
+  it('a person whose office yente nests is a PEP by the position held, as in bulk mode', () => {
+    const listed = entity('Q88219141');
+    const lines = ftmLines(PEP_FILE);
+    const person = lines.find((line) => line.id === 'Q88219141');
+    const occupancies = lines.filter(
+      (line) => line.schema === 'Occupancy' && line.properties.holder?.includes('Q88219141'),
+    );
+    const nested = { ...person, properties: { ...person.properties, positionOccupancies: occupancies } };
+    const api = apiFlag(nested, listed);
+    expect(api.details.positions).toEqual([{ name: 'Minister of Finance', start_date: '2016-08-01' }]);
+    expectSameFlag(api, listed);
   });
 });

@@ -17,6 +17,22 @@ const fail = (breaker: CircuitBreaker, times: number) => {
   }
 };
 
+/** A breaker that 5 failures just opened, and the clock that moves it on. */
+function openedBreaker() {
+  const clock = new FakeClock('2026-01-01T00:00:00Z');
+  const breaker = new CircuitBreaker(clock);
+  fail(breaker, 5);
+  return { clock, breaker };
+}
+
+/** A breaker whose 30 s open period just ended, with its one trial request under way. */
+function trialUnderWay() {
+  const { clock, breaker } = openedBreaker();
+  clock.advance(30_000);
+  expect(breaker.tryAcquire()).toBe(true);
+  return { clock, breaker };
+}
+
 describe('circuit breaker', () => {
   it('keeps 5 failures and 30 s as its policy', () => {
     expect(CIRCUIT_FAILURE_THRESHOLD).toBe(5);
@@ -41,9 +57,7 @@ describe('circuit breaker', () => {
   });
 
   it('refuses every request for 30 s, then lets exactly one trial through', () => {
-    const clock = new FakeClock('2026-01-01T00:00:00Z');
-    const breaker = new CircuitBreaker(clock);
-    fail(breaker, 5);
+    const { clock, breaker } = openedBreaker();
     clock.advance(29_999);
     expect(breaker.tryAcquire()).toBe(false);
     clock.advance(1);
@@ -53,11 +67,7 @@ describe('circuit breaker', () => {
   });
 
   it('closes when the half-open trial succeeds', () => {
-    const clock = new FakeClock('2026-01-01T00:00:00Z');
-    const breaker = new CircuitBreaker(clock);
-    fail(breaker, 5);
-    clock.advance(30_000);
-    expect(breaker.tryAcquire()).toBe(true);
+    const { breaker } = trialUnderWay();
     breaker.succeeded();
     expect(breaker.state()).toBe('closed');
     expect(breaker.tryAcquire()).toBe(true);
@@ -65,11 +75,8 @@ describe('circuit breaker', () => {
   });
 
   it('re-opens for another 30 s when the half-open trial fails', () => {
-    const clock = new FakeClock('2026-01-01T00:00:00Z');
-    const breaker = new CircuitBreaker(clock);
-    fail(breaker, 5);
-    clock.advance(30_000);
-    fail(breaker, 1);
+    const { clock, breaker } = trialUnderWay();
+    breaker.failed();
     expect(breaker.state()).toBe('open');
     clock.advance(29_999);
     expect(breaker.tryAcquire()).toBe(false);
@@ -78,11 +85,7 @@ describe('circuit breaker', () => {
   });
 
   it('lets another trial go when the first one ended without an outcome', () => {
-    const clock = new FakeClock('2026-01-01T00:00:00Z');
-    const breaker = new CircuitBreaker(clock);
-    fail(breaker, 5);
-    clock.advance(30_000);
-    expect(breaker.tryAcquire()).toBe(true);
+    const { breaker } = trialUnderWay();
     breaker.released();
     expect(breaker.tryAcquire()).toBe(true);
   });

@@ -4,7 +4,7 @@ import { ProviderError } from '../../../src/sources/providers/provider-error.js'
 import type { ProviderHttp, ProviderRequest } from '../../../src/sources/providers/provider-http.js';
 import type { ProviderSettings } from '../../../src/sources/providers/provider-settings.js';
 import type { SourceQuery } from '../../../src/sources/source.js';
-import { fixture } from '../../support/registry-server.js';
+import { fixture } from '../../support/provider-server.js';
 
 const NATURAL = '/disqualified-officers/natural/Fq3kTzS0d9wLbY2xPpN7vR1cHuE';
 const query: SourceQuery = { entity: 'jonathan marlowe', type: 'person', threshold: 0.5, limit: 10 };

@@ -6,7 +6,7 @@ import {
   officerDisqualificationsFrom,
   officerMatch,
 } from '../../../src/sources/providers/companies-house-records.js';
-import { fixture } from '../../support/registry-server.js';
+import { fixture } from '../../support/provider-server.js';
 
 const search = JSON.parse(fixture('companies-house-search-disqualified-officers.json'));
 const natural = JSON.parse(fixture('companies-house-natural-officer.json'));

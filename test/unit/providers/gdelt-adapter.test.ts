@@ -1,12 +1,11 @@
-import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GDELT_ARTICLES_CACHE_TTL_MS, GdeltAdapter } from '../../../src/sources/providers/gdelt.js';
 import { ProviderHttp } from '../../../src/sources/providers/provider-http.js';
 import type { SourceQuery } from '../../../src/sources/source.js';
 import { FakeClock } from '../../support/fake-clock.js';
-import { ProviderServer } from '../../support/provider-server.js';
+import { fixture, ProviderServer } from '../../support/provider-server.js';
 
-const ARTLIST = fs.readFileSync('test/fixtures/providers/gdelt-artlist.json', 'utf8');
+const ARTLIST = fixture('gdelt-artlist.json');
 const query: SourceQuery = { entity: 'vantorex holdings', type: 'entity', threshold: 0.5, limit: 10 };
 const never = () => new AbortController().signal;
 

@@ -1,9 +1,7 @@
-import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type GdeltAnswer, readGdeltAnswer } from '../../../src/sources/providers/gdelt-answer.js';
 import { ProviderError } from '../../../src/sources/providers/provider-error.js';
-
-const fixture = (name: string) => fs.readFileSync(`test/fixtures/providers/${name}`, 'utf8');
+import { fixture } from '../../support/provider-server.js';
 
 function articles(answer: GdeltAnswer) {
   if ('failure' in answer) throw answer.failure;

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { RESULT_CACHE_TTL_MS } from '../../../src/screening/screening-policy.js';
 import { comparableUrl, distinctStories, sameStory } from '../../../src/sources/providers/article-dedup.js';
@@ -11,8 +10,9 @@ import {
 import { type GdeltArticle, readGdeltAnswer } from '../../../src/sources/providers/gdelt-answer.js';
 import { TitleMatcher, titleWords } from '../../../src/sources/providers/title-match.js';
 import type { SourceQuery } from '../../../src/sources/source.js';
+import { fixture } from '../../support/provider-server.js';
 
-const answer = readGdeltAnswer(fs.readFileSync('test/fixtures/providers/gdelt-artlist.json', 'utf8'), 'x');
+const answer = readGdeltAnswer(fixture('gdelt-artlist.json'), 'x');
 const ARTICLES = 'articles' in answer ? answer.articles : [];
 const query: SourceQuery = { entity: 'vantorex holdings', type: 'entity', threshold: 0.5, limit: 10 };
 const flagsFor = (q: SourceQuery, articles: readonly GdeltArticle[] = ARTICLES) =>

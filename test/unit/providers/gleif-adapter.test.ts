@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Flag } from '../../../src/sources/flag.js';
-import { GleifAdapter } from '../../../src/sources/providers/gleif.js';
+import { GleifAdapter, type OfficialLists } from '../../../src/sources/providers/gleif.js';
 import { ProviderError } from '../../../src/sources/providers/provider-error.js';
 import type { ProviderHttp, ProviderRequest } from '../../../src/sources/providers/provider-http.js';
 import type { ProviderSettings } from '../../../src/sources/providers/provider-settings.js';
+import { ProviderSource } from '../../../src/sources/providers/provider-source.js';
 import type { SourceQuery } from '../../../src/sources/source.js';
-import { fixture } from '../../support/registry-server.js';
+import { FakeClock } from '../../support/fake-clock.js';
+import { fixture } from '../../support/provider-server.js';
 
 const BASE = 'https://gleif.test/api/v1';
 const SUBSIDIARY = '5493003BHTRD00HK0161';
@@ -63,6 +65,8 @@ async function unList(parentQuery: SourceQuery): Promise<Flag[]> {
   ];
 }
 
+const UN_LIST: OfficialLists = { screenOfficialLists: unList, officialListVersions: () => 'un_sc@v1' };
+
 const subsidiaryAnswers = {
   '/lei-records': json('gleif-lei-records-subsidiary.json'),
   [`/lei-records/${SUBSIDIARY}/direct-parent`]: json('gleif-direct-parent-intermediate.json'),
@@ -72,14 +76,14 @@ const subsidiaryAnswers = {
 describe('GLEIF adapter', () => {
   it('never asks GLEIF about a person, who has no LEI', async () => {
     const gleif = fakeGleif(subsidiaryAnswers);
-    const adapter = new GleifAdapter(gleif.http, settings(), unList);
+    const adapter = new GleifAdapter(gleif.http, settings(), UN_LIST);
     expect(await adapter.search({ ...query, type: 'person' }, new AbortController().signal)).toEqual([]);
     expect(gleif.asked).toEqual([]);
   });
 
   it('asks only for parents a record reports, never for a declared reporting exception', async () => {
     const gleif = fakeGleif(subsidiaryAnswers);
-    const flags = await new GleifAdapter(gleif.http, settings(), unList).search(
+    const flags = await new GleifAdapter(gleif.http, settings(), UN_LIST).search(
       query,
       new AbortController().signal,
     );
@@ -99,7 +103,7 @@ describe('GLEIF adapter', () => {
       ...subsidiaryAnswers,
       [`/lei-records/${SUBSIDIARY}/direct-parent`]: fails(503),
     });
-    const flags = await new GleifAdapter(gleif.http, settings(), unList).search(
+    const flags = await new GleifAdapter(gleif.http, settings(), UN_LIST).search(
       query,
       new AbortController().signal,
     );
@@ -111,7 +115,7 @@ describe('GLEIF adapter', () => {
       ...subsidiaryAnswers,
       [`/lei-records/${SUBSIDIARY}/ultimate-parent`]: fails(503),
     });
-    const search = new GleifAdapter(gleif.http, settings(), unList).search(
+    const search = new GleifAdapter(gleif.http, settings(), UN_LIST).search(
       query,
       new AbortController().signal,
     );
@@ -120,7 +124,7 @@ describe('GLEIF adapter', () => {
 
   it('takes a parent answered 404 as no parent, not as a failure', async () => {
     const gleif = fakeGleif({ '/lei-records': json('gleif-lei-records-subsidiary.json') });
-    const flags = await new GleifAdapter(gleif.http, settings(), unList).search(
+    const flags = await new GleifAdapter(gleif.http, settings(), UN_LIST).search(
       query,
       new AbortController().signal,
     );
@@ -133,7 +137,7 @@ describe('GLEIF adapter', () => {
       [`/lei-records/${SUBSIDIARY}/direct-parent`]: hangs,
       [`/lei-records/${SUBSIDIARY}/ultimate-parent`]: hangs,
     });
-    const search = new GleifAdapter(gleif.http, settings(150), unList).search(
+    const search = new GleifAdapter(gleif.http, settings(150), UN_LIST).search(
       query,
       new AbortController().signal,
     );
@@ -142,10 +146,24 @@ describe('GLEIF adapter', () => {
 
   it('treats an answer that is not a list of LEI records as a failure, never as no match', async () => {
     const gleif = fakeGleif({ '/lei-records': async () => ({ data: 'nothing' }) });
-    const search = new GleifAdapter(gleif.http, settings(), unList).search(
+    const search = new GleifAdapter(gleif.http, settings(), UN_LIST).search(
       query,
       new AbortController().signal,
     );
     await expect(search).rejects.toMatchObject({ failure: 'malformed' });
+  });
+
+  it("states the official lists' versions as its own, so that a list update ends its cached answers", () => {
+    let versions = 'un_sc@3f1c,eu_fsf@9a0b';
+    const lists: OfficialLists = { screenOfficialLists: unList, officialListVersions: () => versions };
+    const source = new ProviderSource(new GleifAdapter(fakeGleif({}).http, settings(), lists), {
+      clock: new FakeClock('2026-02-15T00:00:00Z'),
+      budgetMs: 2_000,
+    });
+    const before = source.version();
+    expect(before).toMatch(/^[0-9a-f]{16}$/);
+    expect(source.version()).toBe(before);
+    versions = 'un_sc@77d2,eu_fsf@9a0b';
+    expect(source.version()).not.toBe(before);
   });
 });

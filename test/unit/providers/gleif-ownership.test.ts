@@ -10,7 +10,7 @@ import {
   leiRecordsFrom,
   singleLeiRecordFrom,
 } from '../../../src/sources/providers/gleif-records.js';
-import { fixture } from '../../support/registry-server.js';
+import { fixture } from '../../support/provider-server.js';
 
 const [subsidiary, namesake] = leiRecordsFrom(JSON.parse(fixture('gleif-lei-records-subsidiary.json')))!;
 const intermediate = singleLeiRecordFrom(JSON.parse(fixture('gleif-direct-parent-intermediate.json')))!;

@@ -30,13 +30,10 @@ function client(timeoutMs = 1_000, maxResponseBytes?: number): ProviderHttp {
 
 const never = () => new AbortController().signal;
 
+/** The error a call fails with, which must be a ProviderError (never a raw fetch error). */
 async function failure(call: Promise<unknown>): Promise<ProviderError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
+  await expect(call).rejects.toBeInstanceOf(ProviderError);
+  return call.catch((error: ProviderError) => error) as Promise<ProviderError>;
 }
 
 describe('provider HTTP: time budget and the one retry', () => {
