@@ -2,9 +2,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthOf } from '../../src/accounts/usage.js';
+import { purgeDeliveryHistory } from '../../src/webhooks/delivery-queue.js';
 import { maxRetryJitterMs } from '../../src/webhooks/retry-schedule.js';
 import { type Backend, backends } from '../support/backends.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -202,6 +204,45 @@ describe.each(backends())('webhook delivery ($name)', (shared) => {
         await receiver.close();
       }
     }, 40_000);
+
+    it('purges old delivery history with its deliveries and attempts, keeping what is still pending', async () => {
+      const [ok, failing] = await Promise.all([
+        WebhookReceiver.start(),
+        WebhookReceiver.start({ status: 503 }),
+      ]);
+      try {
+        const delivered = await setUp(api, ok);
+        const pending = await setUp(api, failing);
+        const done = await screen(api, delivered.key);
+        const waiting = await screen(api, pending.key);
+        await api.runtime.webhookDelivery.settle();
+        const { db } = api.runtime.ctx;
+        const rowsOf = async (screeningId: string) => {
+          const { rows } = await sql<{ events: string; deliveries: string; attempts: string }>`
+            SELECT (SELECT count(*) FROM webhook_events WHERE subject_id = ${screeningId}) AS events,
+              (SELECT count(*) FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+                WHERE e.subject_id = ${screeningId}) AS deliveries,
+              (SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+                JOIN webhook_events e ON e.id = d.event_id WHERE e.subject_id = ${screeningId}) AS attempts`.execute(
+            db,
+          );
+          return rows[0]!;
+        };
+        expect(await rowsOf(done.id)).toEqual({ events: '1', deliveries: '1', attempts: '1' });
+        // Everything so far counts as old: a cutoff a minute ahead.
+        await purgeDeliveryHistory(db, new Date(Date.now() + MINUTE), 100);
+        expect(await rowsOf(done.id)).toEqual({ events: '0', deliveries: '0', attempts: '0' });
+        const { rows } =
+          await sql`SELECT 1 FROM webhook_deliveries WHERE id NOT IN (SELECT d.id FROM webhook_deliveries d
+          JOIN webhook_events e ON e.id = d.event_id)`.execute(db);
+        expect(rows, 'no delivery is left without its event').toHaveLength(0);
+        const kept = await rowsOf(waiting.id);
+        expect(kept.events).toBe('1');
+        expect(kept.deliveries).toBe('1');
+      } finally {
+        await Promise.all([ok.close(), failing.close()]);
+      }
+    });
   });
 
   describe('on a fake clock', () => {
