@@ -13,19 +13,6 @@ import { machineLine, writeBenchmarkSection } from './support/report.js';
 import { apiCall, startService, waitUntilHealthy } from './support/service.js';
 
 const ITEMS = Number(process.env.ITEMS ?? 10_000);
-/** What the figures mean, from the profiles taken while building batch screening (kept with them). */
-const ANALYSIS = `Where the time goes (measured while building it): items are screened in groups of 16 of one
-batch, and each group is counted, stored and marked done in one statement. Before grouping, one
-statement per item took 54 s embedded and 53 s on PostgreSQL: there, every screening's
-conditional increment of the account's quota row waited for the previous one's commit. Grouping and
-one early quota read per group brought PostgreSQL to 27-30 s and the embedded default to 45-50 s.
-Both are now bound by CPU. During the PostgreSQL run the two cores are fully busy: the two service
-processes use about 1.2 cores and PostgreSQL about 0.5. In a service process, name matching (six
-list indexes searched per item) is about 55% of the CPU time, the PostgreSQL client about 10%,
-and garbage collection about 11%. The remaining gap to the targets (20 s, 40 s) is therefore mostly
-the matching engine's per-query cost (issue 3's latency targets). Larger groups (32) changed
-nothing measurable.
-`;
 const LISTS_DIR = '../shared/data/lists';
 
 /** Distinct, valid queries: misspelt, reordered and transliterated listed names and unrelated names. */
@@ -112,6 +99,5 @@ Targets: ≤ 40 s embedded, ≤ 20 s on PostgreSQL + Redis.
 |---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-${ANALYSIS}
 ${machineLine()}.`,
 );

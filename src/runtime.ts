@@ -155,7 +155,14 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const soleWriter = deps.databaseKind === 'pglite';
   const subscriptions = new WebhookSubscriptions(db, soleWriter);
   const usage = new UsageLedger(db, clock, soleWriter);
-  const officialLists = () => lists.enabledLists().map((id) => new ListSource(id, lists));
+  // One source object per list for the life of the process (it holds no state but its id).
+  const listSources = new Map<string, ListSource>();
+  const listSource = (id: string) => {
+    let source = listSources.get(id);
+    if (!source) listSources.set(id, (source = new ListSource(id, lists)));
+    return source;
+  };
+  const officialLists = () => lists.enabledLists().map(listSource);
   // GLEIF screens parents against the authorities' own lists (not OpenSanctions' bulk export, a
   // watchlist), and its cached answers last only as long as those lists' versions.
   const authorityLists = () => officialLists().filter((source) => source.kind === 'direct_feed');
@@ -171,12 +178,13 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
         enabledLists: () => lists.enabledLists(),
       })
     : [];
+  const screeningSources = () => [...officialLists(), ...providers];
   const screening = new ScreeningService({
     db,
     clock,
     usage,
     cache: redis ? new RedisResultCache(redis, deps.redisKeyPrefix) : new MemoryResultCache(),
-    sources: () => [...officialLists(), ...providers],
+    sources: screeningSources,
     retentionMonths,
     followUp: new ScreeningWebhooks(clock, subscriptions, () => webhookDelivery.nudge()),
   });
@@ -210,7 +218,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
       db,
       clock,
       usage,
-      sources: () => [...officialLists(), ...providers],
+      sources: screeningSources,
       queued: () => batchWork.nudge(),
       eventQueued: () => webhookDelivery.nudge(),
     }),

@@ -1,7 +1,8 @@
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import { ServiceError } from '../errors.js';
 import type { Db } from '../store/database.js';
+import { followingCtes, type NamedStatements } from '../store/named-statements.js';
 import { PLANS, type PlanId } from './plans.js';
 
 /** The first day of the date's calendar month (UTC), as the `date` column stores it. */
@@ -53,10 +54,9 @@ export async function countScreening(
   db: Db,
   clock: Clock,
   subject: UsageSubject,
-  alongside: Readonly<Record<string, RawBuilder<unknown>>> = {},
+  alongside: NamedStatements = {},
   amount = 1,
 ): Promise<void> {
-  const ctes = Object.entries(alongside).map(([name, statement]) => sql`, ${sql.id(name)} AS (${statement})`);
   const limit = PLANS[subject.plan].monthlyScreeningLimit;
   const now = clock.now();
   const month = monthOf(now);
@@ -71,7 +71,7 @@ export async function countScreening(
       INSERT INTO key_usage_counters (key_id, month, count) SELECT ${subject.keyId}, ${month}, ${amount} FROM admitted
       ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage_counters.count + ${amount}
       RETURNING 1
-    )${sql.join(ctes, sql``)}
+    )${followingCtes(alongside)}
     SELECT count(*) AS admitted FROM admitted`.execute(db);
   if (Number(rows[0]?.admitted ?? 0) === 0) throw quotaExceeded(limit ?? 0, now);
 }

@@ -93,12 +93,10 @@ export class ScreeningService {
   ): Promise<Array<ScreeningResult | ServiceError>> {
     const subject = subjectOf(key);
     // The early quota check once for the group: the statement storing it is the exact one.
-    const available = await this.deps.usage.assertAvailable(subject).then(() => undefined, serviceErrorOnly);
+    const refused = await this.deps.usage.assertAvailable(subject).then(() => undefined, serviceErrorOnly);
     const outcomes = await Promise.all(
       requests.map((request) =>
-        available
-          ? Promise.resolve(available)
-          : this.evaluate(subject, request, false).catch(serviceErrorOnly),
+        refused ? Promise.resolve(refused) : this.evaluate(subject, request, false).catch(serviceErrorOnly),
       ),
     );
     const screened = outcomes.flatMap((o, index) =>

@@ -1,13 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 
-export interface ClaimLoopOptions<T> {
+export interface ClaimLoopOptions {
   /** What the jobs are, for the log ("webhook deliveries"). */
   what: string;
   logger: FastifyBaseLogger;
-  /** Claims up to `room` due jobs for this instance (rows taken with FOR UPDATE SKIP LOCKED). */
-  claim: (room: number) => Promise<T[]>;
-  /** Does one claimed job; `stop` aborts when the grace period at shutdown is over. */
-  run: (job: T, stop: AbortSignal) => Promise<void>;
   /** Jobs at once in this instance. */
   concurrency: number;
   /** Claim more once no more than this many jobs are in flight (a claim costs the same for 1 or 32). */
@@ -23,9 +19,9 @@ export interface ClaimLoopOptions<T> {
  * The worker loop of a durable job table, in every instance: it claims due rows (up to its free
  * slots), runs them concurrently, and looks again on a timer, when nudged (work was queued on this
  * instance) and whenever enough slots are free. A job whose run throws is logged; its claim's
- * lease makes it due again, so nothing is lost.
+ * lease makes it due again, so nothing is lost. A worker says how to claim and how to run a job.
  */
-export class ClaimLoop<T> {
+export abstract class ClaimLoop<T> {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stop = new AbortController();
   private claiming: Promise<void> | undefined;
@@ -34,7 +30,13 @@ export class ClaimLoop<T> {
   private nudged: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(private readonly options: ClaimLoopOptions<T>) {}
+  constructor(private readonly options: ClaimLoopOptions) {}
+
+  /** Claims up to `room` due jobs for this instance (rows taken with FOR UPDATE SKIP LOCKED). */
+  protected abstract claim(room: number): Promise<T[]>;
+
+  /** Does one claimed job; `stop` aborts when the grace period at shutdown is over. */
+  protected abstract run(job: T, stop: AbortSignal): Promise<void>;
 
   start(): void {
     this.timer = setInterval(() => this.wake(), this.options.pollIntervalMs).unref();
@@ -95,7 +97,7 @@ export class ClaimLoop<T> {
       if (room <= 0) return; // a finishing job wakes the loop again
       let claimed: T[];
       try {
-        claimed = await this.options.claim(room);
+        claimed = await this.claim(room);
       } catch (error) {
         this.options.logger.warn(
           { err: error },
@@ -109,8 +111,7 @@ export class ClaimLoop<T> {
   }
 
   private begin(job: T): void {
-    const running: Promise<void> = this.options
-      .run(job, this.stop.signal)
+    const running: Promise<void> = this.run(job, this.stop.signal)
       .catch((error: unknown) => {
         this.options.logger.error(
           { err: error },

@@ -33,48 +33,28 @@ export interface DeliveryWorkerDeps {
  * every second, within milliseconds of this instance storing a screening, and after each attempt. Time
  * (due, retry times, webhook-timestamp) is the injected clock's; timeouts are real time.
  */
-export class DeliveryWorker {
-  private readonly loop: ClaimLoop<ClaimedDelivery>;
+export class DeliveryWorker extends ClaimLoop<ClaimedDelivery> {
   private readonly recorder: AttemptRecorder;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
-    this.recorder = new AttemptRecorder(deps.db);
-    this.loop = new ClaimLoop({
+    super({
       what: 'webhook deliveries',
       logger: deps.logger,
-      claim: (room) => claimDueDeliveries(deps.db, deps.clock.now(), room),
-      run: (delivery, stop) => this.attempt(delivery, stop),
       concurrency: DELIVERY_CONCURRENCY,
       refillAt: DELIVERY_REFILL_AT,
       pollIntervalMs: DELIVERY_POLL_INTERVAL_MS,
       nudgeDelayMs: DELIVERY_NUDGE_DELAY_MS,
       shutdownGraceMs: DELIVERY_SHUTDOWN_GRACE_MS,
     });
+    this.recorder = new AttemptRecorder(deps.db);
   }
 
-  start(): void {
-    this.loop.start();
+  protected claim(room: number): Promise<ClaimedDelivery[]> {
+    return claimDueDeliveries(this.deps.db, this.deps.clock.now(), room);
   }
 
-  /** A screening of this instance may have queued deliveries: look soon. */
-  nudge(): void {
-    this.loop.nudge();
-  }
-
-  /**
-   * Resolves once nothing is due and nothing is in flight: every delivery due by the clock's
-   * current time has been attempted and recorded. Tests call it after moving the clock.
-   */
-  settle(): Promise<void> {
-    return this.loop.settle();
-  }
-
-  /**
-   * Stops claiming; attempts in flight get a grace period, then are abandoned: their deliveries are
-   * handed back untouched and go out again later (from this or another instance).
-   */
-  close(): Promise<void> {
-    return this.loop.close();
+  protected run(delivery: ClaimedDelivery, stop: AbortSignal): Promise<void> {
+    return this.attempt(delivery, stop);
   }
 
   private async attempt(delivery: ClaimedDelivery, stop: AbortSignal): Promise<void> {

@@ -1,15 +1,4 @@
-import type { BatchResultView } from './batch-view.js';
-
-const COLUMNS = [
-  'index',
-  'reference',
-  'screening_id',
-  'risk_score',
-  'risk_level',
-  'flag_count',
-  'status',
-  'error',
-];
+import { BATCH_RESULT_COLUMNS, type BatchResultView } from './batch-view.js';
 
 /**
  * A cell as RFC 4180 writes it. A cell a spreadsheet would read as a formula (it starts with =, +,
@@ -25,13 +14,7 @@ function cell(value: string | number | null | undefined): string {
 
 /** Every result of a batch as CSV, header first, one line per item in index order. */
 export function batchResultsCsv(rows: readonly BatchResultView[]): string {
-  const lines = [COLUMNS.join(',')];
-  for (const r of rows) {
-    lines.push(
-      [r.index, r.reference, r.screening_id, r.risk_score, r.risk_level, r.flag_count, r.status, r.error]
-        .map(cell)
-        .join(','),
-    );
-  }
+  const lines = [BATCH_RESULT_COLUMNS.join(',')];
+  for (const row of rows) lines.push(BATCH_RESULT_COLUMNS.map((column) => cell(row[column])).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -24,5 +24,8 @@ export const BATCH_GROUPS_IN_FLIGHT = 4;
 export const BATCH_ITEM_LEASE_MS = 10 * 60 * 1000;
 /** How often an idle instance looks for items (a submission on the same instance wakes it at once). */
 export const BATCH_POLL_INTERVAL_MS = 1_000;
-/** A stopping instance lets its items in flight finish this long, then leaves them to the lease. */
+/**
+ * The claim loop's grace at shutdown. A group in flight is never abandoned (it takes seconds at
+ * most, and a half-done group would wait out its lease), so a stopping instance waits for it anyway.
+ */
 export const BATCH_SHUTDOWN_GRACE_MS = 5_000;

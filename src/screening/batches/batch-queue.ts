@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { PlanId } from '../../accounts/plans.js';
 import { newId } from '../../ids.js';
 import type { Db } from '../../store/database.js';
+import { followingCtes, type NamedStatements } from '../../store/named-statements.js';
 import type { ScreeningRequest } from '../screening-request.js';
 import type { StoredResult } from '../screening-result.js';
 import type { BatchItemInput } from './batch-input.js';
@@ -124,20 +125,19 @@ export function itemsCompletedStatement(
     RETURNING 1`;
 }
 
-/** Records an item that could not be screened (quota reached, every source failed, ...). */
-export async function markItemFailed(db: Db, item: ClaimedItem, error: string, now: Date): Promise<void> {
-  await sql`UPDATE batch_items SET status = 'failed', error = ${error}, finished_at = ${now}, claimed_until = NULL
-    WHERE batch_id = ${item.batchId} AND index = ${item.index} AND claim_token = ${item.claimToken}
-      AND status = 'running'`.execute(db);
-}
-
-/** Gives claimed items back untouched (shutdown before they started): claimable again at once. */
-export async function releaseItems(db: Db, items: readonly ClaimedItem[]): Promise<void> {
-  for (const item of items) {
-    await sql`UPDATE batch_items SET status = 'pending', claim_token = NULL, claimed_until = NULL
-      WHERE batch_id = ${item.batchId} AND index = ${item.index} AND claim_token = ${item.claimToken}
-        AND status = 'running'`.execute(db);
-  }
+/** Records items of one claim that could not be screened (quota reached, every source failed, ...). */
+export async function markItemsFailed(
+  db: Db,
+  failed: readonly { item: ClaimedItem; error: string }[],
+  now: Date,
+): Promise<void> {
+  const rows = failed.map(({ item, error }) => sql`(${item.batchId}::uuid, ${item.index}::int, ${error})`);
+  await sql`UPDATE batch_items SET status = 'failed', error = v.error, finished_at = ${now}, claimed_until = NULL
+    FROM (VALUES ${sql.join(rows)}) AS v (batch_id, index, error)
+    WHERE batch_items.batch_id = v.batch_id AND batch_items.index = v.index
+      AND batch_items.claim_token = ${failed[0]?.item.claimToken ?? null} AND batch_items.status = 'running'`.execute(
+    db,
+  );
 }
 
 /**
@@ -157,9 +157,8 @@ export async function closableBatch(
   return row && { accountId: row.account_id, status: row.status, total: Number(row.total) };
 }
 
-/** Per-status item counts of a batch, with the completed items' risk levels. */
+/** Finished items of a batch per outcome, with the completed items' risk levels. */
 export interface BatchCounts {
-  open: number;
   completed: number;
   failed: number;
   cancelled: number;
@@ -170,15 +169,14 @@ export async function countItems(db: Db, batchId: string): Promise<BatchCounts> 
   const { rows } = await sql<{ status: string; risk_level: string | null; n: string | number }>`
     SELECT status, risk_level, count(*) AS n FROM batch_items WHERE batch_id = ${batchId}
     GROUP BY status, risk_level`.execute(db);
-  const counts: BatchCounts = { open: 0, completed: 0, failed: 0, cancelled: 0, riskLevels: {} };
+  const counts: BatchCounts = { completed: 0, failed: 0, cancelled: 0, riskLevels: {} };
   for (const row of rows) {
     const n = Number(row.n);
-    if (row.status === 'pending' || row.status === 'running') counts.open += n;
-    else if (row.status === 'completed') {
+    if (row.status === 'completed') {
       counts.completed += n;
       if (row.risk_level) counts.riskLevels[row.risk_level] = (counts.riskLevels[row.risk_level] ?? 0) + n;
     } else if (row.status === 'failed') counts.failed += n;
-    else counts.cancelled += n;
+    else if (row.status === 'cancelled') counts.cancelled += n;
   }
   return counts;
 }
@@ -193,9 +191,8 @@ export async function closeBatch(
   db: Db,
   batchId: string,
   now: Date,
-  alongside: (gate: string) => Record<string, RawBuilder<unknown>>,
+  alongside: (gate: string) => NamedStatements,
 ): Promise<boolean> {
-  const ctes = Object.entries(alongside('closed')).map(([name, s]) => sql`, ${sql.id(name)} AS (${s})`);
   const { rows } = await sql<{ closed: string | number }>`
     WITH closed AS (
       UPDATE batches SET status = CASE WHEN status = 'cancelled' THEN 'cancelled' ELSE 'completed' END,
@@ -203,7 +200,7 @@ export async function closeBatch(
       WHERE id = ${batchId} AND completed_at IS NULL
         AND NOT EXISTS (SELECT 1 FROM batch_items WHERE batch_id = ${batchId} AND status IN ('pending', 'running'))
       RETURNING 1
-    )${sql.join(ctes, sql``)}
+    )${followingCtes(alongside('closed'))}
     SELECT count(*) AS closed FROM closed`.execute(db);
   return Number(rows[0]?.closed ?? 0) > 0;
 }

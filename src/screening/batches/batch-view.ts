@@ -1,22 +1,31 @@
-import { sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import { isUuid } from '../../ids.js';
 import type { Db } from '../../store/database.js';
+import type { BatchItemTable } from '../../store/schema.js';
 import { countItems } from './batch-queue.js';
 
 export type BatchStatus = 'queued' | 'running' | 'completed' | 'cancelled';
 
-/** One item's outcome as the API shows it. */
-export interface BatchResultView {
-  index: number;
-  reference: string | null;
-  screening_id: string | null;
-  risk_score: number | null;
-  risk_level: string | null;
-  flag_count: number | null;
-  /** `pending`, `running`, `completed`, `failed` or `cancelled`. */
-  status: string;
-  error?: string;
-}
+/** The columns of an item's outcome, in the order the API and the CSV download give them. */
+export const BATCH_RESULT_COLUMNS = [
+  'index',
+  'reference',
+  'screening_id',
+  'risk_score',
+  'risk_level',
+  'flag_count',
+  'status',
+  'error',
+] as const;
+
+/**
+ * One item's outcome as the API shows it: those columns of its row (`status`: pending, running,
+ * completed, failed or cancelled), with `error` only on a failed item.
+ */
+export type BatchResultView = Omit<
+  Pick<Selectable<BatchItemTable>, (typeof BATCH_RESULT_COLUMNS)[number]>,
+  'error'
+> & { error?: string };
 
 export interface BatchView {
   id: string;
@@ -59,27 +68,13 @@ export async function batchResults(
   afterIndex: number,
   limit: number,
 ): Promise<BatchResultView[]> {
-  const { rows } = await sql<{
-    index: number;
-    reference: string | null;
-    screening_id: string | null;
-    risk_score: number | null;
-    risk_level: string | null;
-    flag_count: number | null;
-    status: string;
-    error: string | null;
-  }>`
-    SELECT index, reference, screening_id, risk_score, risk_level, flag_count, status, error
-    FROM batch_items WHERE batch_id = ${batchId} AND index > ${afterIndex}
-    ORDER BY index LIMIT ${limit}`.execute(db);
-  return rows.map((r) => ({
-    index: Number(r.index),
-    reference: r.reference,
-    screening_id: r.screening_id,
-    risk_score: r.risk_score === null ? null : Number(r.risk_score),
-    risk_level: r.risk_level,
-    flag_count: r.flag_count === null ? null : Number(r.flag_count),
-    status: r.status,
-    ...(r.error ? { error: r.error } : {}),
-  }));
+  const rows = await db
+    .selectFrom('batch_items')
+    .select(BATCH_RESULT_COLUMNS)
+    .where('batch_id', '=', batchId)
+    .where('index', '>', afterIndex)
+    .orderBy('index')
+    .limit(limit)
+    .execute();
+  return rows.map(({ error, ...row }) => ({ ...row, ...(error ? { error } : {}) }));
 }

@@ -13,13 +13,7 @@ import {
   BATCH_POLL_INTERVAL_MS,
   BATCH_SHUTDOWN_GRACE_MS,
 } from './batch-policy.js';
-import {
-  type ClaimedItem,
-  claimItems,
-  itemsCompletedStatement,
-  markItemFailed,
-  releaseItems,
-} from './batch-queue.js';
+import { type ClaimedItem, claimItems, itemsCompletedStatement, markItemsFailed } from './batch-queue.js';
 
 export interface BatchWorkerDeps {
   db: Db;
@@ -40,17 +34,14 @@ export interface BatchWorkerDeps {
  * outcomes in the statement that counts them. The last group of a batch in flight here checks
  * whether the batch is done and closes it.
  */
-export class BatchWorker {
-  private readonly loop: ClaimLoop<ClaimedItem[]>;
+export class BatchWorker extends ClaimLoop<ClaimedItem[]> {
   /** Groups of each batch in flight here: only the last of them checks whether the batch is done. */
-  private readonly inFlight = new Map<string, number>();
+  private readonly groupsInFlight = new Map<string, number>();
 
   constructor(private readonly deps: BatchWorkerDeps) {
-    this.loop = new ClaimLoop({
+    super({
       what: 'batch items',
       logger: deps.logger,
-      claim: async (room) => groupsOf(await claimItems(deps.db, deps.clock.now(), room * BATCH_GROUP_ITEMS)),
-      run: (group, stop) => this.process(group, stop),
       concurrency: BATCH_GROUPS_IN_FLIGHT,
       refillAt: BATCH_GROUPS_IN_FLIGHT / 2,
       pollIntervalMs: BATCH_POLL_INTERVAL_MS,
@@ -59,39 +50,21 @@ export class BatchWorker {
     });
   }
 
-  start(): void {
-    this.loop.start();
+  protected async claim(room: number): Promise<ClaimedItem[][]> {
+    return groupsOf(await claimItems(this.deps.db, this.deps.clock.now(), room * BATCH_GROUP_ITEMS));
   }
 
-  /** A batch was queued on this instance: start on it now. */
-  nudge(): void {
-    this.loop.nudge();
-  }
-
-  /** Looks for open items now (another instance may have queued some). */
-  wake(): void {
-    this.loop.wake();
-  }
-
-  /** Resolves once no item is open or in flight here (tests). */
-  settle(): Promise<void> {
-    return this.loop.settle();
-  }
-
-  close(): Promise<void> {
-    return this.loop.close();
-  }
-
-  private async process(group: ClaimedItem[], stop: AbortSignal): Promise<void> {
+  // A group is not abandoned at shutdown: the loop waits for it, as a screening takes seconds at most.
+  protected async run(group: ClaimedItem[]): Promise<void> {
     const batchId = group[0]!.batchId;
-    this.inFlight.set(batchId, (this.inFlight.get(batchId) ?? 0) + 1);
+    this.groupsInFlight.set(batchId, (this.groupsInFlight.get(batchId) ?? 0) + 1);
     let last = false;
     try {
-      await this.screen(group, stop);
+      await this.screen(group);
     } finally {
-      const left = this.inFlight.get(batchId)! - 1;
-      if (left === 0) this.inFlight.delete(batchId);
-      else this.inFlight.set(batchId, left);
+      const left = this.groupsInFlight.get(batchId)! - 1;
+      if (left === 0) this.groupsInFlight.delete(batchId);
+      else this.groupsInFlight.set(batchId, left);
       last = left === 0;
     }
     // The group that finishes a batch is the last in flight in its instance, whichever instance
@@ -99,13 +72,8 @@ export class BatchWorker {
     if (last && (await closeIfFinished(this.deps.db, this.deps.clock, batchId))) this.deps.onBatchClosed();
   }
 
-  private async screen(group: ClaimedItem[], stop: AbortSignal): Promise<void> {
+  private async screen(group: ClaimedItem[]): Promise<void> {
     const { db, clock } = this.deps;
-    if (stop.aborted) {
-      // Shutting down before it started: hand it back for another instance (or the restart).
-      await releaseItems(db, group);
-      return;
-    }
     const started = performance.now();
     const [first] = group as [ClaimedItem];
     const outcomes = first.accountActive
@@ -120,14 +88,20 @@ export class BatchWorker {
           }),
         )
       : group.map(() => new ServiceError('account-suspended', 'The account is suspended.'));
+    const failed = outcomes.flatMap((outcome, i) =>
+      outcome instanceof ServiceError
+        ? [{ item: group[i]!, error: `${outcome.code}: ${outcome.detail}` }]
+        : [],
+    );
+    if (failed.length > 0) await markItemsFailed(db, failed, clock.now());
     const latencyMs = millisecondsSince(started);
-    for (const [i, outcome] of outcomes.entries()) {
-      const item = group[i]!;
-      if (outcome instanceof ServiceError) {
-        await markItemFailed(db, item, `${outcome.code}: ${outcome.detail}`, clock.now());
-        this.audit(item, this.deps.statusOf(outcome.code), latencyMs);
-      } else this.audit(item, 200, latencyMs);
-    }
+    outcomes.forEach((outcome, i) => {
+      this.audit(
+        group[i]!,
+        outcome instanceof ServiceError ? this.deps.statusOf(outcome.code) : 200,
+        latencyMs,
+      );
+    });
   }
 
   /** The item's audit row, as the request `POST /v1/screen` would have left. */

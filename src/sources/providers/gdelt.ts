@@ -62,8 +62,8 @@ export class GdeltAdapter implements ProviderAdapter {
   }
 
   async search(query: SourceQuery, signal: AbortSignal): Promise<Flag[]> {
-    // The query is already NFKC-normalised and case-folded; spacing is all that may still differ.
-    const name = query.entity.replace(/\s+/g, ' ').trim();
+    // The query is already trimmed, NFKC-normalised, case-folded and single-spaced.
+    const name = query.entity;
     const found = await this.articlesFor(name, signal);
     let scored = found.scored.get(query.type);
     if (!scored) {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { timeLimited } from '../../time-limit.js';
 import type { Flag } from '../flag.js';
 import type { SourceQuery } from '../source.js';
@@ -33,8 +32,6 @@ export interface OfficialLists {
 }
 
 /** Hex digits of the version digest: a cache key part, not a security boundary. */
-const VERSION_DIGEST_LENGTH = 16;
-
 interface ParentLookup {
   links: OwnershipLink[];
   failure: ProviderError | undefined;
@@ -72,9 +69,9 @@ export class GleifAdapter implements ProviderAdapter {
    * them), so its version is theirs: a list update ends the cached results, as it does for the
    * lists themselves.
    */
+  // The screening's cache key hashes every source's version: the lists' versions serve as they are.
   version(): string {
-    const versions = this.officialLists.officialListVersions();
-    return createHash('sha256').update(versions).digest('hex').slice(0, VERSION_DIGEST_LENGTH);
+    return this.officialLists.officialListVersions();
   }
 
   /**

@@ -51,10 +51,6 @@ export class ProviderHttp {
     this.random = options.random ?? Math.random;
   }
 
-  get provider(): string {
-    return this.options.provider;
-  }
-
   /** The answer parsed as JSON; a non-2xx status, a body that is not JSON or too big are failures. */
   async json<T = unknown>(request: ProviderRequest, signal: AbortSignal): Promise<T> {
     const answer = await this.call(request, signal);
@@ -183,14 +179,14 @@ export class ProviderHttp {
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -95,7 +95,11 @@ export function joinName(...pieces: (string | undefined)[]): string | undefined 
 
 /** Records a country (name or code) in `countries` and, for nationality, in `nationalities`. */
 export function addCountry(entity: ListEntity, value: string | undefined, nationality = false): void {
-  const code = countryCode(value);
+  addCountryCode(entity, countryCode(value), nationality);
+}
+
+/** A country already written as a code: among the entity's countries, and its nationalities if one. */
+export function addCountryCode(entity: ListEntity, code: string | undefined, nationality = false): void {
   if (!code) return;
   pushUnique(entity.countries, code);
   if (nationality) {

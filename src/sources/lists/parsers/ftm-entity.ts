@@ -1,6 +1,6 @@
 import type { EntityKind } from '../../list-entity.js';
 import { countryCode } from './countries.js';
-import { clean } from './text.js';
+import { clean, pushUnique } from './text.js';
 
 /**
  * A FollowTheMoney entity as the parser reads it. Property values are always lists (some exports
@@ -88,7 +88,7 @@ function readValues(raw: unknown, depth: number): FtmValue[] {
 export function texts(entity: FtmEntity, property: string): string[] {
   const out: string[] = [];
   for (const value of entity.properties.get(property) ?? []) {
-    if (typeof value === 'string' && !out.includes(value)) out.push(value);
+    if (typeof value === 'string') pushUnique(out, value);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import type { EntityKind, ListEntity, NameType } from '../../list-entity.js';
 import { parseBirthDate, parseFullDate } from './dates.js';
 import {
+  addCountryCode,
   addName,
   addPlaceOfBirth,
   joinName,
@@ -104,15 +105,10 @@ function namePartsOf(entity: FtmEntity): Set<string> {
 
 function addFacts(out: ListEntity, entity: FtmEntity): void {
   for (const property of COUNTRY_PROPERTIES) {
-    for (const value of texts(entity, property)) pushUnique(out.countries, ftmCountry(value));
+    for (const value of texts(entity, property)) addCountryCode(out, ftmCountry(value));
   }
   for (const property of NATIONALITY_PROPERTIES) {
-    for (const value of texts(entity, property)) {
-      const code = ftmCountry(value);
-      pushUnique(out.countries, code);
-      out.nationalities ??= [];
-      pushUnique(out.nationalities, code);
-    }
+    for (const value of texts(entity, property)) addCountryCode(out, ftmCountry(value), true);
   }
   for (const value of texts(entity, 'birthDate')) pushUnique(out.birth_dates, parseBirthDate(value));
   for (const place of texts(entity, 'birthPlace')) addPlaceOfBirth(out, place);
