@@ -158,8 +158,10 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   // One source object per list for the life of the process (it holds no state but its id).
   const listSources = new Map<string, ListSource>();
   const listSource = (id: string) => {
-    let source = listSources.get(id);
-    if (!source) listSources.set(id, (source = new ListSource(id, lists)));
+    const known = listSources.get(id);
+    if (known) return known;
+    const source = new ListSource(id, lists);
+    listSources.set(id, source);
     return source;
   };
   const officialLists = () => lists.enabledLists().map(listSource);
