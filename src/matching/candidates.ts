@@ -75,9 +75,8 @@ export class CandidateCollector {
     const postings = this.data.vocabulary.postings;
     for (let i = 0; i < query.probes.length; i++) {
       for (const key of query.probes[i]!) {
-        const ids = postings.get(key);
-        if (ids === undefined) continue;
-        for (const id of ids) {
+        for (let entry = postings.first(key); entry >= 0; entry = postings.next(entry)) {
+          const id = postings.idAt(entry);
           if (this.tokenStamp[id] !== this.generation) {
             this.tokenStamp[id] = this.generation;
             this.anchoredBits[id] = 0;

@@ -1,4 +1,5 @@
 import { anchorKeys, canAnchor, isMergeable } from './anchors.js';
+import { KeyPostings } from './key-postings.js';
 import { makeToken, type TokenFactory } from './prepare.js';
 import type { PreparedToken, TokenClass } from './prepared.js';
 
@@ -11,7 +12,7 @@ export class Vocabulary {
   readonly tokens: PreparedToken[] = [];
   private readonly byIdentity = new Map<string, number>();
   /** Anchor key -> ids of the tokens posted under it. */
-  readonly postings = new Map<string, number[]>();
+  readonly postings = new KeyPostings();
   /** Text -> ids of mergeable tokens with that text (for merged-token retrieval). */
   readonly mergeableByText = new Map<string, number[]>();
   /** Text -> ids of every token with that text (identical tokens score 1 whatever their class). */
@@ -33,11 +34,7 @@ export class Vocabulary {
     if (same) same.push(token.id);
     else this.idsByText.set(token.text, [token.id]);
     if (canAnchor(token)) {
-      for (const key of anchorKeys(token).post) {
-        const ids = this.postings.get(key);
-        if (ids) ids.push(token.id);
-        else this.postings.set(key, [token.id]);
-      }
+      for (const key of anchorKeys(token).post) this.postings.add(key, token.id);
     }
     if (isMergeable(token)) {
       const ids = this.mergeableByText.get(token.text);
