@@ -1,4 +1,5 @@
 import { doubleMetaphone } from 'double-metaphone';
+import type { KeyPostings } from './key-postings.js';
 import type { PreparedName, PreparedToken } from './prepared.js';
 
 /**
@@ -29,48 +30,82 @@ export function canAnchor(token: PreparedToken): boolean {
   return token.cls === 'word' && token.text.length >= MIN_KEY_LENGTH;
 }
 
-function deletions(text: string, out: Set<string>): void {
-  for (let i = 0; i < text.length; i++) out.add(text.slice(0, i) + text.slice(i + 1));
+/**
+ * Calls `visit` once per member of the deletion neighbourhood of `text` (tokens of four letters or
+ * more): the text itself, each single deletion and, from five letters, each double deletion, given
+ * as the positions left out (-1: none). A member can come twice (AAB without either A is AB).
+ */
+function forEachDeletion(text: string, visit: (skip1: number, skip2: number) => void): void {
+  if (text.length < MIN_DELETION_LENGTH) return;
+  visit(-1, -1);
+  const double = text.length >= MIN_DOUBLE_DELETION_LENGTH;
+  for (let i = 0; i < text.length; i++) {
+    visit(i, -1);
+    if (double) for (let j = i + 1; j < text.length; j++) visit(i, j);
+  }
 }
 
-function symmetricKeys(token: PreparedToken): Set<string> {
-  const keys = new Set<string>([`E:${token.text}`]);
-  for (const group of token.groups) keys.add(`G:${group}`);
+function without(text: string, skip1: number, skip2: number): string {
+  if (skip1 < 0) return text;
+  if (skip2 < 0) return text.slice(0, skip1) + text.slice(skip1 + 1);
+  return text.slice(0, skip1) + text.slice(skip1 + 1, skip2) + text.slice(skip2 + 1);
+}
+
+/**
+ * The keys a token is both posted and looked up under, in order: identity, equivalence groups,
+ * the deletion neighbourhood (given to `deletion` as positions left out, see forEachDeletion) and
+ * Double Metaphone codes.
+ */
+function eachSymmetricKey(
+  token: PreparedToken,
+  key: (key: string) => void,
+  deletion: (skip1: number, skip2: number) => void,
+): void {
   const text = token.text;
-  if (text.length >= MIN_DELETION_LENGTH) {
-    const once = new Set<string>([text]);
-    deletions(text, once);
-    if (text.length >= MIN_DOUBLE_DELETION_LENGTH)
-      for (const d of [...once]) if (d !== text) deletions(d, once);
-    for (const d of once) keys.add(`D:${d}`);
-  }
+  key(`E:${text}`);
+  for (const group of token.groups) key(`G:${group}`);
+  forEachDeletion(text, deletion);
   if (text.length >= MIN_PHONETIC_LENGTH && !token.abjad) {
-    for (const code of doubleMetaphone(text)) if (code.length >= MIN_KEY_LENGTH) keys.add(`P:${code}`);
+    for (const code of doubleMetaphone(text)) if (code.length >= MIN_KEY_LENGTH) key(`P:${code}`);
   }
-  return keys;
+}
+
+/**
+ * Skeleton keys. One-consonant skeletons count too: Arabic `علي` transliterates to LY, whose
+ * skeleton L is all there is to compare with ALI. Skeletons only relate an abjad token to another
+ * token: two Latin spellings with the same consonants (MOSULI, MASALA) are not an anchor.
+ */
+function skeletonKeys(token: PreparedToken): AnchorKeys {
+  if (token.skeleton.length === 0) return { post: [], probe: [] };
+  const skeleton = String.fromCodePoint(...token.skeleton);
+  return token.abjad
+    ? { post: [`S:${skeleton}`, `A:${skeleton}`], probe: [`S:${skeleton}`] }
+    : { post: [`S:${skeleton}`], probe: [`A:${skeleton}`] };
 }
 
 /** The anchor keys of one token (empty for tokens that cannot anchor). */
 export function anchorKeys(token: PreparedToken): AnchorKeys {
   if (!canAnchor(token)) return { post: [], probe: [] };
-  const common = symmetricKeys(token);
-  const post = [...common];
-  const probe = [...common];
-  const skeleton = String.fromCodePoint(...token.skeleton);
-  // One-consonant skeletons count too: Arabic `علي` transliterates to LY, whose skeleton L is all
-  // there is to compare with ALI.
-  if (skeleton.length >= 1) {
-    // Skeletons only relate an abjad token to another token: two Latin spellings with the same
-    // consonants (MOSULI, MASALA) are not an anchor.
-    post.push(`S:${skeleton}`);
-    if (token.abjad) {
-      post.push(`A:${skeleton}`);
-      probe.push(`S:${skeleton}`);
-    } else {
-      probe.push(`A:${skeleton}`);
-    }
-  }
-  return { post, probe };
+  const common = new Set<string>();
+  eachSymmetricKey(
+    token,
+    (key) => common.add(key),
+    (skip1, skip2) => common.add(`D:${without(token.text, skip1, skip2)}`),
+  );
+  const skeleton = skeletonKeys(token);
+  return { post: [...common, ...skeleton.post], probe: [...common, ...skeleton.probe] };
+}
+
+/** Posts a token under its `anchorKeys(token).post`, without building the deletion keys as strings. */
+export function postAnchorKeys(token: PreparedToken, postings: KeyPostings): void {
+  if (!canAnchor(token)) return;
+  const id = token.id;
+  eachSymmetricKey(
+    token,
+    (key) => postings.add(key, id),
+    (skip1, skip2) => postings.addWithout('D:', token.text, skip1, skip2, id),
+  );
+  for (const key of skeletonKeys(token).post) postings.add(key, id);
 }
 
 /** Whether two tokens are anchored to each other (symmetric). */

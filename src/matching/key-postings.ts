@@ -24,26 +24,51 @@ export class KeyPostings {
   private entryId = new Int32Array(1 << 12);
   private entryNext = new Int32Array(1 << 12);
   private entryCount = 0;
+  /** The key being added or looked up, as UTF-16 code units. */
+  private scratch = new Uint16Array(64);
 
   /** The number of distinct keys. */
   get size(): number {
     return this.keyCount;
   }
 
-  /** Posts `id` under `key` (after the ids already posted there). */
+  /** Posts `id` under `key`, after the ids already posted there; posting the last id again does nothing. */
   add(key: string, id: number): void {
-    const hash = hashOf(key);
-    let k = this.find(key, hash);
-    if (k < 0) k = this.insertKey(key, hash);
+    const scratch = this.scratchFor(key.length);
+    for (let i = 0; i < key.length; i++) scratch[i] = key.charCodeAt(i);
+    this.addScratch(key.length, id);
+  }
+
+  /**
+   * `add(prefix + text without its characters at positions skip1 and skip2 (-1: none), id)`
+   * without building that string: a token's deletion neighbourhood is 30 to 60 keys.
+   */
+  addWithout(prefix: string, text: string, skip1: number, skip2: number, id: number): void {
+    const scratch = this.scratchFor(prefix.length + text.length);
+    let length = 0;
+    for (let i = 0; i < prefix.length; i++) scratch[length++] = prefix.charCodeAt(i);
+    for (let i = 0; i < text.length; i++)
+      if (i !== skip1 && i !== skip2) scratch[length++] = text.charCodeAt(i);
+    this.addScratch(length, id);
+  }
+
+  private addScratch(length: number, id: number): void {
+    const hash = this.hashScratch(length);
+    let k = this.find(length, hash);
+    if (k < 0) k = this.insertKey(length, hash);
+    const tail = this.keyTail[k]!;
+    if (tail >= 0 && this.entryId[tail] === id) return;
     const entry = this.newEntry(id);
-    if (this.keyHead[k] === -1) this.keyHead[k] = entry;
-    else this.entryNext[this.keyTail[k]!] = entry;
+    if (tail < 0) this.keyHead[k] = entry;
+    else this.entryNext[tail] = entry;
     this.keyTail[k] = entry;
   }
 
   /** The first entry posted under `key`, or -1; walk on with `next` and read ids with `idAt`. */
   first(key: string): number {
-    const k = this.find(key, hashOf(key));
+    const scratch = this.scratchFor(key.length);
+    for (let i = 0; i < key.length; i++) scratch[i] = key.charCodeAt(i);
+    const k = this.find(key.length, this.hashScratch(key.length));
     return k < 0 ? -1 : this.keyHead[k]!;
   }
 
@@ -62,36 +87,48 @@ export class KeyPostings {
     return out;
   }
 
-  /** The key number of `key`, or -1. */
-  private find(key: string, hash: number): number {
+  /** The key number of the key in the scratch buffer, or -1. */
+  private find(length: number, hash: number): number {
     const mask = this.slots.length - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const held = this.slots[slot]!;
       if (held === 0) return -1;
       const k = held - 1;
-      if (this.keyHash[k] === hash && this.keyEquals(k, key)) return k;
+      if (this.keyHash[k] === hash && this.keyEqualsScratch(k, length)) return k;
     }
   }
 
-  private keyEquals(k: number, key: string): boolean {
+  private keyEqualsScratch(k: number, length: number): boolean {
     const start = this.keyStart[k]!;
     const end = k + 1 < this.keyCount ? this.keyStart[k + 1]! : this.charCount;
-    if (end - start !== key.length) return false;
-    const chars = this.chars;
-    for (let i = 0; i < key.length; i++) if (chars[start + i] !== key.charCodeAt(i)) return false;
+    if (end - start !== length) return false;
+    const { chars, scratch } = this;
+    for (let i = 0; i < length; i++) if (chars[start + i] !== scratch[i]) return false;
     return true;
   }
 
-  private insertKey(key: string, hash: number): number {
+  /** FNV-1a over the UTF-16 code units in the scratch buffer. */
+  private hashScratch(length: number): number {
+    const scratch = this.scratch;
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < length; i++) hash = Math.imul(hash ^ scratch[i]!, 0x01000193);
+    return hash | 0;
+  }
+
+  private scratchFor(length: number): Uint16Array {
+    if (this.scratch.length < length) this.scratch = new Uint16Array(length * 2);
+    return this.scratch;
+  }
+
+  private insertKey(length: number, hash: number): number {
     const k = this.keyCount;
     if (k === this.keyHash.length) this.growKeys();
     if ((k + 1) * LOAD_DENOMINATOR > this.slots.length * LOAD_NUMERATOR) this.growSlots();
-    if (this.charCount + key.length > this.chars.length)
-      this.chars = grown(this.chars, this.charCount + key.length);
+    if (this.charCount + length > this.chars.length) this.chars = grown(this.chars, this.charCount + length);
     this.keyHash[k] = hash;
     this.keyStart[k] = this.charCount;
-    for (let i = 0; i < key.length; i++) this.chars[this.charCount + i] = key.charCodeAt(i);
-    this.charCount += key.length;
+    for (let i = 0; i < length; i++) this.chars[this.charCount + i] = this.scratch[i]!;
+    this.charCount += length;
     this.keyHead[k] = -1;
     this.keyTail[k] = -1;
     this.keyCount++;
@@ -134,13 +171,6 @@ export class KeyPostings {
 /** Slots are at most three quarters full, so that a probe ends after a few slots. */
 const LOAD_NUMERATOR = 3;
 const LOAD_DENOMINATOR = 4;
-
-/** FNV-1a over UTF-16 code units. */
-function hashOf(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-  return hash | 0;
-}
 
 /** A copy of `array` with room for at least `need` elements (one and a half times as many as before, or more). */
 function grown<T extends Int32Array | Uint16Array>(array: T, need: number): T {

@@ -1,4 +1,4 @@
-import { jaroWinkler } from './jaro-winkler.js';
+import { jaroWinklerCodes, toCodePoints } from './jaro-winkler.js';
 import { GIVEN_NAME_GROUPS } from './tables/given-names.js';
 import { HONORIFICS } from './tables/honorifics.js';
 import { LEGAL_FORM_CLASSES } from './tables/legal-forms.js';
@@ -31,25 +31,46 @@ const legalPhrases: { words: string[]; cls: string }[] = Object.entries(LEGAL_FO
   .flatMap(([cls, phrases]) => phrases.map((phrase) => ({ words: phrase.split(' '), cls })))
   .sort((a, b) => b.words.length - a.words.length);
 
+/** The same phrases by first word, longest first in each: one lookup per word instead of a scan. */
+const legalPhrasesByFirstWord = new Map<string, { words: string[]; cls: string }[]>();
+for (const phrase of legalPhrases) {
+  const first = phrase.words[0]!;
+  const same = legalPhrasesByFirstWord.get(first);
+  if (same) same.push(phrase);
+  else legalPhrasesByFirstWord.set(first, [phrase]);
+}
+
 /** Long one-word legal forms are recognised with a typo too (`AKTIENGESELSCHAFT`, `CORPORATON`). */
 const MIN_FUZZY_LEGAL_LENGTH = 8;
 const FUZZY_LEGAL_SIMILARITY = 0.95;
-const fuzzyLegalWords = legalPhrases.filter(
-  (p) => p.words.length === 1 && p.words[0]!.length >= MIN_FUZZY_LEGAL_LENGTH,
-);
+/**
+ * Jaro-Winkler is at most 0.6 * Jaro + 0.4 (a prefix of four), and Jaro at most (2 + short / long) / 3
+ * for lengths short <= long: below this length ratio no word reaches FUZZY_LEGAL_SIMILARITY, so
+ * its Jaro-Winkler is not computed (a little below the exact 0.75, for rounding).
+ */
+const FUZZY_LEGAL_MIN_LENGTH_RATIO = 0.74;
+const fuzzyLegalWords = legalPhrases
+  .filter((p) => p.words.length === 1 && p.words[0]!.length >= MIN_FUZZY_LEGAL_LENGTH)
+  .map((p) => ({ cls: p.cls, codes: toCodePoints(p.words[0]!) }));
 
 /** The legal-form phrase starting at `words[start]`, if any: its class and how many words it spans. */
 export function legalFormAt(words: readonly string[], start: number): { cls: string; length: number } | null {
-  for (const phrase of legalPhrases) {
+  const word = words[start]!;
+  for (const phrase of legalPhrasesByFirstWord.get(word) ?? []) {
     if (start + phrase.words.length > words.length) continue;
     let ok = true;
-    for (let k = 0; k < phrase.words.length && ok; k++) ok = words[start + k] === phrase.words[k];
+    for (let k = 1; k < phrase.words.length && ok; k++) ok = words[start + k] === phrase.words[k];
     if (ok) return { cls: phrase.cls, length: phrase.words.length };
   }
-  const word = words[start]!;
   if (word.length < MIN_FUZZY_LEGAL_LENGTH) return null;
+  const codes = toCodePoints(word);
   for (const phrase of fuzzyLegalWords) {
-    if (jaroWinkler(word, phrase.words[0]!) >= FUZZY_LEGAL_SIMILARITY) return { cls: phrase.cls, length: 1 };
+    const [a, b] = [codes.length, phrase.codes.length];
+    if (Math.min(a, b) < Math.max(a, b) * FUZZY_LEGAL_MIN_LENGTH_RATIO) continue;
+    if (
+      jaroWinklerCodes(codes, 0, codes.length, phrase.codes, 0, phrase.codes.length) >= FUZZY_LEGAL_SIMILARITY
+    )
+      return { cls: phrase.cls, length: 1 };
   }
   return null;
 }

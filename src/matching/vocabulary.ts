@@ -1,4 +1,4 @@
-import { anchorKeys, canAnchor, isMergeable } from './anchors.js';
+import { canAnchor, isMergeable, postAnchorKeys } from './anchors.js';
 import { KeyPostings } from './key-postings.js';
 import { makeToken, type TokenFactory } from './prepare.js';
 import type { PreparedToken, TokenClass } from './prepared.js';
@@ -34,7 +34,7 @@ export class Vocabulary {
     if (same) same.push(token.id);
     else this.idsByText.set(token.text, [token.id]);
     if (canAnchor(token)) {
-      for (const key of anchorKeys(token).post) this.postings.add(key, token.id);
+      postAnchorKeys(token, this.postings);
     }
     if (isMergeable(token)) {
       const ids = this.mergeableByText.get(token.text);
