@@ -1,6 +1,8 @@
 import { canAnchor, isMergeable } from './anchors.js';
 import type { IndexData } from './index-data.js';
 import type { PreparedQuery } from './prepared-query.js';
+import type { QuerySimilarityCache } from './query-cache.js';
+import { TokenExpansions } from './token-expansions.js';
 
 /**
  * The most one occurrence of index token `id`, anchored to the query tokens in `bits`, adds to an
@@ -36,7 +38,13 @@ export class CandidateCollector {
   readonly candidates: number[] = [];
   private readonly hitTokens: number[] = [];
 
-  constructor(private readonly data: IndexData) {
+  private readonly expansions: TokenExpansions;
+
+  constructor(
+    private readonly data: IndexData,
+    private readonly cache: QuerySimilarityCache,
+  ) {
+    this.expansions = new TokenExpansions(data.vocabulary.tokens, data.vocabulary.postings);
     this.tokenStamp = new Int32Array(data.vocabulary.tokens.length);
     this.anchoredBits = new Int32Array(data.vocabulary.tokens.length);
     this.nameScratch = new Float64Array(data.prepared.length * SCRATCH_SIZE);
@@ -72,18 +80,19 @@ export class CandidateCollector {
     this.candidates.length = 0;
     const hitTokens = this.hitTokens;
     hitTokens.length = 0;
-    const postings = this.data.vocabulary.postings;
     for (let i = 0; i < query.probes.length; i++) {
-      for (const key of query.probes[i]!) {
-        for (let entry = postings.first(key); entry >= 0; entry = postings.next(entry)) {
-          const id = postings.idAt(entry);
-          if (this.tokenStamp[id] !== this.generation) {
-            this.tokenStamp[id] = this.generation;
-            this.anchoredBits[id] = 0;
-            hitTokens.push(id);
-          }
-          this.anchoredBits[id]! |= 1 << i;
+      const probes = query.probes[i]!;
+      if (probes.length === 0) continue;
+      const { ids, similarities } = this.expansions.of(query.name.tokens[i]!, probes);
+      for (let k = 0; k < ids.length; k++) {
+        const id = ids[k]!;
+        if (this.tokenStamp[id] !== this.generation) {
+          this.tokenStamp[id] = this.generation;
+          this.anchoredBits[id] = 0;
+          hitTokens.push(id);
         }
+        this.anchoredBits[id]! |= 1 << i;
+        this.cache.store(i, id, similarities[k]!);
       }
     }
     const weights = this.data.tokenTable.weight;

@@ -39,8 +39,8 @@ export class NameIndex {
   private readonly order = new CandidateOrder();
 
   private constructor(private readonly data: IndexData) {
-    this.collector = new CandidateCollector(data);
     this.cache = new QuerySimilarityCache(data.vocabulary.tokens.length);
+    this.collector = new CandidateCollector(data, this.cache);
     this.anchorBound = new AnchorBound(
       data.tokenTable,
       data.nameTable,

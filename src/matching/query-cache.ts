@@ -27,6 +27,13 @@ export class QuerySimilarityCache {
     this.query = query;
   }
 
+  /** Records a similarity computed elsewhere (token-expansions.ts) for this search. */
+  store(queryIndex: number, tokenId: number, value: number): void {
+    const slot = tokenId * MAX_TOKENS + queryIndex;
+    this.stamp[slot] = this.generation;
+    this.values[slot] = value;
+  }
+
   similarity(queryIndex: number, token: PreparedToken, anchors: AnchorLookup): number {
     const slot = token.id * MAX_TOKENS + queryIndex;
     if (this.stamp[slot] === this.generation) return this.values[slot]!;

@@ -1,0 +1,67 @@
+import type { KeyPostings } from './key-postings.js';
+import type { PreparedToken } from './prepared.js';
+import { tokenSimilarity } from './token-similarity.js';
+
+/** The index tokens anchored to one query token, in the order its probes find them, with their similarity to it. */
+export interface TokenExpansion {
+  readonly ids: Int32Array;
+  readonly similarities: Float64Array;
+}
+
+/**
+ * Expansions of the most recently searched query tokens. Finding the index tokens anchored to a
+ * query token (its 30-90 probe keys) and their Jaro-Winkler similarities costs more than walking
+ * the names they lead to for most searches, and the same words come back query after query
+ * (MOHAMMED, ALI, TRADING): at 2,048 tokens per index the cache holds at most a few MB.
+ */
+const CACHED_TOKENS = 2048;
+
+export class TokenExpansions {
+  private readonly cache = new Map<string, TokenExpansion>();
+  private generation = 0;
+  /** Per index token: the generation of the expansion that last found it (deduplicates across probes). */
+  private readonly seen: Int32Array;
+  private readonly found: number[] = [];
+
+  constructor(
+    private readonly tokens: readonly PreparedToken[],
+    private readonly postings: KeyPostings,
+  ) {
+    this.seen = new Int32Array(tokens.length);
+  }
+
+  /** The expansion of query token `token`, whose anchor probe keys are `probes`. */
+  of(token: PreparedToken, probes: readonly string[]): TokenExpansion {
+    // Everything an expansion depends on follows from these three (see makeToken).
+    const key = `${token.cls}|${token.abjad ? 1 : 0}|${token.text}`;
+    const known = this.cache.get(key);
+    if (known) {
+      this.cache.delete(key);
+      this.cache.set(key, known);
+      return known;
+    }
+    const expansion = this.expand(token, probes);
+    this.cache.set(key, expansion);
+    if (this.cache.size > CACHED_TOKENS) this.cache.delete(this.cache.keys().next().value!);
+    return expansion;
+  }
+
+  private expand(token: PreparedToken, probes: readonly string[]): TokenExpansion {
+    const { postings, seen, found } = this;
+    const generation = ++this.generation;
+    found.length = 0;
+    for (const probe of probes) {
+      for (let entry = postings.first(probe); entry >= 0; entry = postings.next(entry)) {
+        const id = postings.idAt(entry);
+        if (seen[id] === generation) continue;
+        seen[id] = generation;
+        found.push(id);
+      }
+    }
+    const ids = Int32Array.from(found);
+    const similarities = new Float64Array(ids.length);
+    for (let k = 0; k < ids.length; k++)
+      similarities[k] = tokenSimilarity(token, this.tokens[ids[k]!]!, true);
+    return { ids, similarities };
+  }
+}
