@@ -2,9 +2,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AccountService } from './accounts/account-service.js';
 import { bootstrapDefaultAccount, type DefaultAccount, resolveAdminToken } from './accounts/bootstrap.js';
+import {
+  DashboardSessions,
+  ExpiredSessionPurge,
+  SIGN_IN_FAILURE_WINDOW_SECONDS,
+  SIGN_IN_FAILURES_MAX,
+} from './accounts/dashboard-sessions.js';
 import { KeyAuthenticator } from './accounts/key-authenticator.js';
 import { LastUsedRecorder } from './accounts/last-used.js';
 import { UsageLedger } from './accounts/usage-ledger.js';
+import { UserService } from './accounts/users.js';
 import { AuditWriter } from './audit/audit-writer.js';
 import { type Clock, systemClock } from './clock.js';
 import { type Config, openSanctionsMode } from './config.js';
@@ -24,7 +31,7 @@ import { buildProviderSources } from './sources/providers/providers.js';
 import type { Source } from './sources/source.js';
 import { type Broadcast, LocalBroadcast, RedisBroadcast } from './store/broadcast.js';
 import { type Database, type Db, openDatabase } from './store/database.js';
-import { RequestRateLimiter } from './store/rate-limiter.js';
+import { FailureLimiter, RequestRateLimiter } from './store/rate-limiter.js';
 import { connectRedis, waitUntilReady } from './store/redis.js';
 import { MemoryResultCache, RedisResultCache } from './store/result-cache.js';
 import { DeliveryHistoryPurge } from './webhooks/delivery-history-purge.js';
@@ -201,6 +208,8 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   });
   const retention = new RetentionPurge(db, clock, retentionMonths, logger);
   retention.start();
+  const sessionPurge = new ExpiredSessionPurge(db, clock, logger);
+  sessionPurge.start();
   webhookDelivery.start();
   batchWork.start();
   webhookHistory.start();
@@ -214,6 +223,18 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     rateLimiter: new RequestRateLimiter(redis, deps.redisKeyPrefix),
     audit,
     adminToken: deps.adminToken,
+    users: new UserService({ db, clock }),
+    dashboardSessions: new DashboardSessions({
+      db,
+      clock,
+      failures: new FailureLimiter(
+        redis,
+        deps.redisKeyPrefix,
+        'signin:',
+        SIGN_IN_FAILURES_MAX,
+        SIGN_IN_FAILURE_WINDOW_SECONDS,
+      ),
+    }),
     lists,
     screening,
     batches: new BatchService({
@@ -240,7 +261,13 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     close: async () => {
       // Bounded: attempts and items in flight get a few seconds, then resume after the restart.
       await batchWork.close();
-      await Promise.all([lists.close(), retention.close(), webhookDelivery.close(), webhookHistory.close()]);
+      await Promise.all([
+        lists.close(),
+        retention.close(),
+        sessionPurge.close(),
+        webhookDelivery.close(),
+        webhookHistory.close(),
+      ]);
       await Promise.all([audit.flush(), lastUsed.flush()]);
       await broadcast.close();
     },
@@ -276,7 +303,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     providers: providerSettingsFromConfig(config, openSanctionsMode(config) === 'api'),
   });
   const defaultAccount = options.bootstrap
-    ? await bootstrapDefaultAccount(database.db, services.ctx.accounts)
+    ? await bootstrapDefaultAccount(database.db, services.ctx.accounts, services.ctx.users)
     : undefined;
   return {
     ctx: services.ctx,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
-import { createRuntime } from './runtime.js';
+import { createRuntime, type Runtime } from './runtime.js';
 
 /** In-flight requests get this long to finish after SIGTERM/SIGINT before connections are cut. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -14,17 +14,24 @@ function packageVersion(): string {
   return pkg.version;
 }
 
-function announceFirstStart(runtime: Awaited<ReturnType<typeof createRuntime>>, port: number): void {
+/** What a first start prints: the generated operator token's file, the default key and owner (once). */
+export function firstStartMessage(
+  runtime: Pick<Runtime, 'adminTokenFile' | 'defaultAccount'>,
+  port: number,
+): string | undefined {
   const lines: string[] = [];
   if (runtime.adminTokenFile) lines.push(`Operator token generated: ${runtime.adminTokenFile} (mode 0600).`);
-  if (runtime.defaultAccount) {
+  const created = runtime.defaultAccount;
+  if (created) {
     lines.push(
       'Created the account "default" (Professional plan). Its API key, shown only this once:',
-      `  ${runtime.defaultAccount.key}`,
-      `Try: curl -H "Authorization: Bearer ${runtime.defaultAccount.key}" http://127.0.0.1:${port}/v1/usage`,
+      `  ${created.key}`,
+      `Try: curl -H "Authorization: Bearer ${created.key}" http://127.0.0.1:${port}/v1/usage`,
+      `Dashboard: http://127.0.0.1:${port}/dashboard  Sign in as ${created.owner.email} with this password, shown only this once:`,
+      `  ${created.owner.password}`,
     );
   }
-  if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  return lines.length > 0 ? `\n${lines.join('\n')}\n\n` : undefined;
 }
 
 /**
@@ -49,8 +56,9 @@ export function createLogger(config: Config) {
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config);
   const runtime = await createRuntime({ config, logger, bootstrap: true });
-  // Printed before anything else can fail: the first key exists only in this output.
-  announceFirstStart(runtime, config.port);
+  // Printed before anything else can fail: the first key and password exist only in this output.
+  const message = firstStartMessage(runtime, config.port);
+  if (message) process.stdout.write(message);
   const app = await buildApp(runtime.ctx, {
     logger,
     trustProxy: config.trustProxy,

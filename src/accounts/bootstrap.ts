@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../store/database.js';
 import type { AccountService } from './account-service.js';
+import type { UserService } from './users.js';
 
 export const ADMIN_TOKEN_FILE = 'admin-token';
 /** Serialises the first-start bootstrap between instances starting together on one database. */
@@ -33,24 +34,32 @@ export function resolveAdminToken(configured: string | undefined, dataDir: strin
   return { token, generatedFile: file };
 }
 
+/** The dashboard user created with the `default` account; the operator adds others (and removes this one). */
+export const DEFAULT_OWNER_EMAIL = 'owner@localhost';
+
 export interface DefaultAccount {
   accountId: string;
   key: string;
+  /** The owner's dashboard credentials; the password is generated and exists only here. */
+  owner: { email: string; password: string };
 }
 
 /**
- * On a database without accounts, creates the `default` account (Professional) and its first
- * key, so that a fresh `npm start` can be used at once. Returns the key to print once.
+ * On a database without accounts, creates the `default` account (Professional), its first key
+ * and its owner's dashboard user, so that a fresh `npm start` can be used at once. Returns the
+ * key and the owner's password to print once.
  */
 export async function bootstrapDefaultAccount(
   db: Db,
   accounts: AccountService,
+  users: UserService,
 ): Promise<DefaultAccount | undefined> {
   return db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_ID})`.execute(trx);
     const existing = await trx.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
     if (existing) return undefined;
     const { account, key } = await accounts.createAccount('default', 'professional', undefined, trx);
-    return { accountId: account.id, key: key.key };
+    const owner = await users.create(account.id, DEFAULT_OWNER_EMAIL, undefined, trx);
+    return { accountId: account.id, key: key.key, owner: { email: owner.email, password: owner.password! } };
   });
 }

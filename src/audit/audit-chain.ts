@@ -7,8 +7,13 @@ export const GENESIS_HASH = '0'.repeat(64);
 export const ANONYMOUS_CHAIN_ID = '00000000-0000-0000-0000-000000000000';
 
 /** What is recorded of one request: the stored row without its chain bookkeeping. */
-export type AuditEntry = Omit<AuditLogRow, 'chain_id' | 'seq' | 'prev_hash' | 'hash' | 'occurred_at'> & {
+export type AuditEntry = Omit<
+  AuditLogRow,
+  'chain_id' | 'seq' | 'prev_hash' | 'hash' | 'occurred_at' | 'user_id'
+> & {
   occurred_at: Date;
+  /** The dashboard user behind the request; absent for API-key and operator requests. */
+  user_id?: string | null;
 };
 
 /**
@@ -33,6 +38,9 @@ export function auditRowHash(prevHash: string, seq: number, entry: AuditEntry): 
     entry.latency_ms,
     entry.client_ip,
     entry.user_agent,
+    // Only dashboard requests have a user: rows without one hash exactly as they did before the
+    // column existed, so older chains still verify.
+    ...(entry.user_id ? [entry.user_id] : []),
   ]);
   return createHash('sha256').update(prevHash).update('\n').update(content).digest('hex');
 }

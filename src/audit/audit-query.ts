@@ -19,7 +19,10 @@ export interface AuditFilter {
 }
 
 /** An audit row as the account sees it (the account is implied, the chain is internal). */
-export type AuditRecord = Omit<AuditEntry, 'account_id' | 'occurred_at'> & { occurred_at: string };
+export type AuditRecord = Omit<AuditEntry, 'account_id' | 'occurred_at' | 'user_id'> & {
+  occurred_at: string;
+  user_id: string | null;
+};
 
 export interface AuditPage {
   data: AuditRecord[];
@@ -101,5 +104,6 @@ function toAuditRecord(row: AuditLogRow): AuditRecord {
     latency_ms: row.latency_ms,
     client_ip: row.client_ip,
     user_agent: row.user_agent,
+    user_id: row.user_id,
   };
 }

@@ -125,19 +125,21 @@ async function appendRows(trx: Db, batch: AuditEntry[]): Promise<void> {
 type ChainedRow = AuditEntry & { chain_id: string; seq: number; prev_hash: string; hash: string };
 
 /**
- * One INSERT ... SELECT FROM unnest(arrays): 18 parameters whatever the batch size, where a
- * multi-row VALUES list would send (and make the server parse) 18 per row.
+ * One INSERT ... SELECT FROM unnest(arrays): 19 parameters whatever the batch size, where a
+ * multi-row VALUES list would send (and make the server parse) 19 per row.
  */
 async function insertAuditRows(trx: Db, rows: ChainedRow[]): Promise<void> {
   const column = <K extends keyof ChainedRow>(key: K) => rows.map((row) => row[key]);
   await sql`
     INSERT INTO audit_log (id, chain_id, seq, request_id, occurred_at, account_id, key_id, key_prefix, key_last4,
-      method, route, path, status, latency_ms, client_ip, user_agent, prev_hash, hash)
+      method, route, path, status, latency_ms, client_ip, user_agent, prev_hash, hash, user_id)
     SELECT * FROM unnest(
       ${column('id')}::uuid[], ${column('chain_id')}::uuid[], ${column('seq')}::bigint[],
       ${column('request_id')}::text[], ${column('occurred_at')}::timestamptz[], ${column('account_id')}::uuid[],
       ${column('key_id')}::uuid[], ${column('key_prefix')}::text[], ${column('key_last4')}::text[],
       ${column('method')}::text[], ${column('route')}::text[], ${column('path')}::text[], ${column('status')}::int[],
       ${column('latency_ms')}::float8[], ${column('client_ip')}::text[], ${column('user_agent')}::text[],
-      ${column('prev_hash')}::text[], ${column('hash')}::text[])`.execute(trx);
+      ${column('prev_hash')}::text[], ${column('hash')}::text[], ${rows.map((row) => row.user_id ?? null)}::uuid[])`.execute(
+    trx,
+  );
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
+import { registerDashboard } from '../dashboard/dashboard.js';
 import type { App, AppContext } from './context.js';
 import { registerAuditTrail } from './plugins/audit-trail.js';
 import { registerAuthentication } from './plugins/authentication.js';
@@ -9,6 +10,7 @@ import { adminAccountRoutes } from './routes/admin/accounts.js';
 import { adminAuditRoutes } from './routes/admin/audit.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
 import { adminListRoutes } from './routes/admin/lists.js';
+import { adminUserRoutes } from './routes/admin/users.js';
 import { auditRoutes } from './routes/audit.js';
 import { batchRoutes } from './routes/batch.js';
 import { docsRoutes, registerOpenApi } from './routes/docs.js';
@@ -71,7 +73,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   adminKeyRoutes(app, ctx);
   adminAuditRoutes(app, ctx);
   adminListRoutes(app, ctx);
+  adminUserRoutes(app, ctx);
   await docsRoutes(app);
+  await registerDashboard(app, ctx);
   await app.ready();
   return app;
 }

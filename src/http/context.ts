@@ -7,9 +7,11 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { AccountService } from '../accounts/account-service.js';
+import type { DashboardSessions } from '../accounts/dashboard-sessions.js';
 import type { KeyAuthenticator } from '../accounts/key-authenticator.js';
 import type { LastUsedRecorder } from '../accounts/last-used.js';
 import type { UsageLedger } from '../accounts/usage-ledger.js';
+import type { UserService } from '../accounts/users.js';
 import type { AuditWriter } from '../audit/audit-writer.js';
 import type { Clock } from '../clock.js';
 import type { HealthReport } from '../health.js';
@@ -33,6 +35,10 @@ export interface AppContext {
   rateLimiter: RequestRateLimiter;
   audit: AuditWriter;
   adminToken: string;
+  /** Dashboard users (created by operators and the first-start bootstrap). */
+  users: UserService;
+  /** Dashboard sign-in, sessions and their CSRF tokens. */
+  dashboardSessions: DashboardSessions;
   /** The official sanctions lists: versions in memory, refresh, status. */
   lists: ListService<NameIndex>;
   /** Screening: POST /v1/screen and GET /v1/screen/:id. */

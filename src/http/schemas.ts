@@ -83,5 +83,30 @@ export const CreatedApiKeySchema = Type.Object(
   { $id: 'CreatedApiKey', additionalProperties: false },
 );
 
+export const DashboardUserSchema = Type.Object(
+  {
+    id: Uuid,
+    account_id: Uuid,
+    email: Type.String({ description: 'The sign-in name, in lower case' }),
+    created_at: DateTime,
+  },
+  { $id: 'DashboardUser', additionalProperties: false },
+);
+
+export const CreatedDashboardUserSchema = Type.Object(
+  {
+    id: Uuid,
+    account_id: Uuid,
+    email: Type.String({ description: 'The sign-in name, in lower case' }),
+    created_at: DateTime,
+    password: Type.Optional(
+      Type.String({
+        description: 'The generated password, when the request had none. Shown only in this response.',
+      }),
+    ),
+  },
+  { $id: 'CreatedDashboardUser', additionalProperties: false },
+);
+
 export const KeyIdParams = Type.Object({ id: Type.String({ description: 'Key id' }) });
 export const KeyNameSchema = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });

@@ -5,6 +5,7 @@ import * as screenings from './migrations/0003-screenings.js';
 import * as webhooks from './migrations/0004-webhooks.js';
 import * as listSnapshotChunks from './migrations/0005-list-snapshot-chunks.js';
 import * as batches from './migrations/0006-batches.js';
+import * as dashboardUsers from './migrations/0007-dashboard-users.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-webhooks': webhooks,
   '0005-list-snapshot-chunks': listSnapshotChunks,
   '0006-batches': batches,
+  '0007-dashboard-users': dashboardUsers,
 };
 
 class CompiledMigrations implements MigrationProvider {

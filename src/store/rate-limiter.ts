@@ -67,3 +67,51 @@ function decision(res: RateLimiterRes, allowed: boolean, limit: number): RateLim
     resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
   };
 }
+
+/**
+ * Counts failures (of sign-in attempts) per subject over a fixed window that starts with the first
+ * failure; once `maxFailures` are counted the subject is refused until the window ends. Shared by
+ * every instance through Redis, with the same in-memory insurance as the request limiter.
+ */
+export class FailureLimiter {
+  private readonly limiter: RateLimiterMemory | RateLimiterRedis;
+
+  constructor(
+    redis: Redis | undefined,
+    keyPrefix: string,
+    name: string,
+    private readonly maxFailures: number,
+    windowSeconds: number,
+  ) {
+    const options = { points: maxFailures, duration: windowSeconds, keyPrefix: `${keyPrefix}${name}` };
+    this.limiter = redis
+      ? new RateLimiterRedis({
+          ...options,
+          storeClient: redis,
+          rejectIfRedisNotReady: true,
+          insuranceLimiter: new RateLimiterMemory(options),
+        })
+      : new RateLimiterMemory(options);
+  }
+
+  /** Whole seconds until the subject may try again, or undefined when it may now. */
+  async retryAfterSeconds(subject: string): Promise<number | undefined> {
+    const res = await this.limiter.get(subject);
+    if (!res || res.consumedPoints < this.maxFailures) return undefined;
+    return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+  }
+
+  async recordFailure(subject: string): Promise<void> {
+    try {
+      await this.limiter.consume(subject);
+    } catch (rejection) {
+      // Over the limit already: the subject stays refused; only real errors matter here.
+      if (rejection instanceof Error) throw rejection;
+    }
+  }
+
+  /** Forgets the subject's failures (after a success). */
+  async reset(subject: string): Promise<void> {
+    await this.limiter.delete(subject);
+  }
+}

@@ -54,6 +54,8 @@ export interface AuditLogTable {
   latency_ms: number;
   client_ip: string | null;
   user_agent: string | null;
+  /** The dashboard user behind the request (null for API-key and operator requests, and older rows). */
+  user_id: ColumnType<string | null, string | null | undefined, never>;
   prev_hash: string;
   hash: string;
 }
@@ -206,6 +208,28 @@ export interface BatchItemTable {
   finished_at: Timestamp | null;
 }
 
+/** A dashboard user: signs in with email and password, belongs to one account. */
+export interface UserTable {
+  id: string;
+  account_id: string;
+  /** Normalised: trimmed, lower case. */
+  email: string;
+  /** `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>` (see src/accounts/passwords.ts). */
+  password_hash: string;
+  created_at: Timestamp;
+}
+
+/** A signed-in dashboard session; the token itself is only in the user's cookie. */
+export interface DashboardSessionTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  /** The synchronizer token every state-changing request of the session must carry. */
+  csrf_token: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
 export interface DatabaseSchema {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -223,9 +247,12 @@ export interface DatabaseSchema {
   webhook_attempts: WebhookAttemptTable;
   batches: BatchTable;
   batch_items: BatchItemTable;
+  users: UserTable;
+  dashboard_sessions: DashboardSessionTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
+export type UserRow = Selectable<UserTable>;
 export type ListStateRow = Selectable<ListStateTable>;

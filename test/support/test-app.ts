@@ -7,7 +7,7 @@ import type { Account } from '../../src/accounts/accounts.js';
 import type { PlanId } from '../../src/accounts/plans.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { buildApp } from '../../src/http/app.js';
+import { type AppOptions, buildApp } from '../../src/http/app.js';
 import type { App, AppContext } from '../../src/http/context.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import type { Backend } from './backends.js';
@@ -51,6 +51,8 @@ export class TestApp {
       env?: Record<string, string | undefined>;
       /** Keep the database in memory (default) or in `dataDir` (restart tests reuse the folder). */
       inMemoryDatabase?: boolean;
+      /** Options of the HTTP app, e.g. `trustProxy` to send X-Forwarded-For/-Proto as a proxy would. */
+      app?: AppOptions;
     } = {},
   ): Promise<TestApp> {
     const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'css-test-'));
@@ -74,7 +76,7 @@ export class TestApp {
       redisKeyPrefix: `${inject('runId')}:`,
       ...(options.clock ? { clock: options.clock } : {}),
     });
-    const app = await buildApp(options.adjust ? options.adjust(runtime.ctx) : runtime.ctx);
+    const app = await buildApp(options.adjust ? options.adjust(runtime.ctx) : runtime.ctx, options.app);
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     return new TestApp(app, runtime, address);
   }

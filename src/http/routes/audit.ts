@@ -22,6 +22,7 @@ const AuditRecordSchema = Type.Object(
     latency_ms: Type.Number(),
     client_ip: Nullable(Type.String()),
     user_agent: Nullable(Type.String()),
+    user_id: Nullable({ ...Uuid, description: 'The dashboard user who made the request; null for API keys' }),
   },
   { $id: 'AuditRecord', additionalProperties: false },
 );

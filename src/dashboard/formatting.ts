@@ -1,0 +1,25 @@
+/** Formatting shared by the templates: every time is shown in UTC, the service's own time zone. */
+const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+});
+const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
+const NUMBER = new Intl.NumberFormat('en-GB');
+const PLAN_NAMES: Record<string, string> = {
+  starter: 'Starter',
+  professional: 'Professional',
+  enterprise: 'Enterprise',
+};
+
+export const templateHelpers = {
+  dateTime: (iso: string) => `${DATE_TIME.format(new Date(iso))} UTC`,
+  date: (iso: string) => DATE.format(new Date(iso)),
+  number: (value: number) => NUMBER.format(value),
+  planName: (plan: string) => PLAN_NAMES[plan] ?? plan,
+  /** How a key is shown after creation: its prefix and last four characters. */
+  maskedKey: (key: { prefix: string; last4: string }) => `${key.prefix}…${key.last4}`,
+};
