@@ -5,7 +5,7 @@ import { registerDashboard } from '../dashboard/dashboard.js';
 import type { App, AppContext } from './context.js';
 import { registerAuditTrail } from './plugins/audit-trail.js';
 import { registerAuthentication } from './plugins/authentication.js';
-import { registerProblemResponses, sendProblem } from './plugins/problem-responses.js';
+import { answerClientError, registerProblemResponses, sendProblem } from './plugins/problem-responses.js';
 import { adminAccountRoutes } from './routes/admin/accounts.js';
 import { adminAuditRoutes } from './routes/admin/audit.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
@@ -45,6 +45,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     frameworkErrors: (error, request, reply) => {
       sendProblem(request, reply, 'malformed-request', `The request could not be read: ${error.message}`);
     },
+    // Requests the HTTP parser rejects get a problem document too (bad framing, headers over 16 KB).
+    clientErrorHandler: answerClientError,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false },
   }).withTypeProvider<TypeBoxTypeProvider>();

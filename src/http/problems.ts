@@ -61,6 +61,12 @@ export const PROBLEMS: Readonly<Record<ErrorCode, ProblemKind>> = {
     title: 'Conflict',
     advice: 'The request conflicts with the current state of the object; read it again and retry.',
   },
+  'request-timeout': {
+    status: 408,
+    title: 'Request timeout',
+    advice:
+      'The request was not received in time (its headers within 10 s, all of it within 30 s); send it again.',
+  },
   'payload-too-large': {
     status: 413,
     title: 'Request body too large',
@@ -91,6 +97,11 @@ export const PROBLEMS: Readonly<Record<ErrorCode, ProblemKind>> = {
     status: 429,
     title: 'Too many requests',
     advice: 'Wait the number of seconds given in `Retry-After` before sending more requests with this key.',
+  },
+  'headers-too-large': {
+    status: 431,
+    title: 'Request headers too large',
+    advice: 'The request line and headers together are limited to 16 KB; send shorter headers or URL.',
   },
   'service-unavailable': {
     status: 503,

@@ -127,6 +127,18 @@ describe.each(backends())('batch screening ($name)', (shared) => {
     expect(rows).toHaveLength(0);
   });
 
+  it('refuses a batch request without a body with 422, not 500, and queues nothing', async () => {
+    const { key, account } = await api.createAccount('professional');
+    const response = await api.request('POST', '/v1/screen/batch', { key });
+    expect(response.status).toBe(422);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(response.body.errors).toEqual([{ pointer: '/', detail: 'must be a JSON object or a CSV text' }]);
+    const { rows } = await sql`SELECT 1 FROM batches WHERE account_id = ${account.id}`.execute(
+      api.runtime.ctx.db,
+    );
+    expect(rows).toHaveLength(0);
+  });
+
   it('refuses batches on the Starter plan with 403 plan-feature-unavailable', async () => {
     const { key } = await api.createAccount('starter');
     const response = await submit(key, { items: [{ query: 'Some Name' }] });

@@ -7,6 +7,7 @@ import { buildApp } from '../../src/http/app.js';
 import { assembleServices } from '../../src/runtime.js';
 import type { DatabaseSchema } from '../../src/store/schema.js';
 import { backends } from '../support/backends.js';
+import { rawRequest, requestBytes } from '../support/raw-http.js';
 import { TEST_ADMIN_TOKEN, TestApp } from '../support/test-app.js';
 
 function expectProblem(
@@ -103,6 +104,55 @@ describe.each(backends())('problem responses ($name)', (backend) => {
         { pointer: '/extra', detail: 'is not a known field' },
       ]),
     );
+  });
+
+  it('answers a docs file path the file server refuses (a NUL byte) with 404, not 500', async () => {
+    for (const path of ['/docs/static/index.html%00.js', '/docs/static/%00', '/docs/static/a%00b']) {
+      expectProblem(await api.request('GET', path), 404, 'not-found');
+    }
+  });
+
+  it('answers 404, not 405, when a route of the request method finds nothing there', async () => {
+    const page = await api.request('GET', '/problems/no-such-problem');
+    expectProblem(page, 404, 'not-found');
+    expect(page.headers.get('allow')).toBeNull();
+    expectProblem(await api.request('GET', '/docs/static/no-such-file.js'), 404, 'not-found');
+    expect((await api.app.inject({ method: 'HEAD', url: '/problems/no-such-problem' })).statusCode).toBe(404);
+    expectProblem(await api.request('POST', '/problems/not-found'), 405, 'method-not-allowed');
+  });
+
+  it('answers requests the HTTP parser rejects with a problem document, not a plain JSON error', async () => {
+    const port = Number(new URL(api.baseUrl).port);
+    const cases: Array<[Array<[string, string]>, number, string]> = [
+      [[['content-length', 'abc']], 400, 'malformed-request'],
+      [
+        [
+          ['content-length', '2'],
+          ['content-length', '3'],
+        ],
+        400,
+        'malformed-request',
+      ],
+      [
+        [
+          ['content-length', '2'],
+          ['transfer-encoding', 'chunked'],
+        ],
+        400,
+        'malformed-request',
+      ],
+      [[['x-note', 'a\u0001b']], 400, 'malformed-request'],
+      [[['x-big', 'a'.repeat(20_000)]], 431, 'headers-too-large'],
+    ];
+    for (const [headers, status, type] of cases) {
+      const answer = await rawRequest(port, requestBytes('POST', '/v1/keys?x=1', headers, '{}'));
+      expect(answer.status).toBe(status);
+      expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+      const problem = JSON.parse(answer.body);
+      expect(problem).toMatchObject({ type: `/problems/${type}`, status, instance: '/v1/keys' });
+      expect(problem.request_id).toBe(answer.headers['x-request-id']);
+      expect(typeof problem.title).toBe('string');
+    }
   });
 
   it('serves problem type pages for every problem type it returns', async () => {

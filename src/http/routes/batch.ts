@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { ServiceError } from '../../errors.js';
 import { batchResultsCsv } from '../../screening/batches/batch-csv.js';
 import { type BatchSubmission, submissionFromCsv } from '../../screening/batches/batch-input.js';
 import {
@@ -123,7 +124,13 @@ function submitRoute(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const body = request.body as BatchSubmission | string;
+      const body = request.body as BatchSubmission | string | undefined;
+      // A schema per content type validates nothing when there is no body (and so no content type).
+      if (body === undefined) {
+        throw new ServiceError('validation-failed', 'The request body does not match the schema.', [
+          { pointer: '/', detail: 'must be a JSON object or a CSV text' },
+        ]);
+      }
       const submission = typeof body === 'string' ? submissionFromCsv(body) : body;
       const queued = await ctx.batches.submit(request.apiKey!, submission);
       return reply.code(202).header('location', `/v1/screen/batch/${queued.id}`).send(queued);
