@@ -6,6 +6,8 @@
  *
  *   npm run bench:dashboard
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
@@ -28,11 +30,21 @@ const sum = (parts: [number, number][]): [number, number] =>
   parts.reduce<[number, number]>((total, [raw, gz]) => [total[0] + raw, total[1] + gz], [0, 0]);
 const kb = ([raw, gz]: [number, number]) => `${(raw / 1024).toFixed(1)} / ${(gz / 1024).toFixed(1)}`;
 
+/** The small UK list fixture of the tests, so the console's result page shows real flags. */
+const LISTS_DIR = process.env.LISTS_DIR ?? path.resolve(process.cwd(), '../shared/data/lists');
+/**
+ * A public address literal: registering it resolves and connects to nothing, and the webhook
+ * subscribes only to batch.complete (no batch is made), so nothing is ever sent to it.
+ */
+const NOWHERE_HOOK = 'https://93.184.215.14/hooks/bench';
+
 async function main(): Promise<void> {
+  const withLists = fs.existsSync(path.join(LISTS_DIR, 'UK-Sanctions-List.xml'));
   const config = loadConfig({
     DATA_DIR: '/tmp/css-bench-dashboard',
     ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef',
-    LISTS_ENABLED: 'none',
+    LISTS_ENABLED: withLists ? 'uk_fcdo' : 'none',
+    ...(withLists ? { LISTS_DIR } : {}),
     GDELT_ENABLED: 'false',
     GLEIF_ENABLED: 'false',
   });
@@ -42,6 +54,7 @@ async function main(): Promise<void> {
     inMemoryDatabase: true,
     bootstrap: true,
   });
+  await runtime.ctx.lists.settled();
   const app = await buildApp(runtime.ctx);
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const cookies = new Map<string, string>();
@@ -86,6 +99,30 @@ async function main(): Promise<void> {
   weights.push(await weigh('API keys (1 key)', await fetchText('/dashboard/keys')));
   weights.push(await weigh('API keys, new key shown', await post('/dashboard/keys', { name: 'bench' })));
   weights.push(await weigh('usage', await fetchText('/dashboard/usage')));
+  weights.push(await weigh('screen a name (form)', await fetchText('/dashboard/screen')));
+  if (withLists) {
+    await post('/dashboard/screen', { query: 'BNK UK Limited', type: 'entity' });
+    const [latest] = (await runtime.ctx.screening.recent(runtime.defaultAccount!.accountId)).data;
+    weights.push(
+      await weigh(
+        'screening result (1 flag, details closed)',
+        await fetchText(`/dashboard/screenings/${latest!.id}`),
+      ),
+    );
+  }
+  weights.push(await weigh('screenings (latest)', await fetchText('/dashboard/screenings')));
+  weights.push(
+    await weigh(
+      'webhooks, new secret shown',
+      await post('/dashboard/webhooks', { url: NOWHERE_HOOK, events: 'batch.complete' }),
+    ),
+  );
+  weights.push(await weigh('webhooks (1 webhook)', await fetchText('/dashboard/webhooks')));
+  const [hook] = await runtime.ctx.webhooks.list(runtime.defaultAccount!.accountId);
+  weights.push(await weigh('webhook deliveries (none)', await fetchText(`/dashboard/webhooks/${hook!.id}`)));
+  // A full page of the audit log: the requests above and enough page views to fill 50 rows.
+  for (let i = 0; i < 50; i++) await fetchText('/dashboard/usage');
+  weights.push(await weigh('audit log (50 rows)', await fetchText('/dashboard/audit')));
 
   const rows = weights.map((w) => {
     const total = sum([w.html, w.css, w.js]);

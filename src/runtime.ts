@@ -5,6 +5,8 @@ import { bootstrapDefaultAccount, type DefaultAccount, resolveAdminToken } from 
 import {
   DashboardSessions,
   ExpiredSessionPurge,
+  SIGN_IN_ATTEMPTS_PER_IP_MAX,
+  SIGN_IN_ATTEMPTS_PER_IP_WINDOW_SECONDS,
   SIGN_IN_FAILURE_WINDOW_SECONDS,
   SIGN_IN_FAILURES_MAX,
 } from './accounts/dashboard-sessions.js';
@@ -233,6 +235,13 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
         'signin:',
         SIGN_IN_FAILURES_MAX,
         SIGN_IN_FAILURE_WINDOW_SECONDS,
+      ),
+      attemptsPerClient: new FailureLimiter(
+        redis,
+        deps.redisKeyPrefix,
+        'signin-ip:',
+        SIGN_IN_ATTEMPTS_PER_IP_MAX,
+        SIGN_IN_ATTEMPTS_PER_IP_WINDOW_SECONDS,
       ),
     }),
     lists,

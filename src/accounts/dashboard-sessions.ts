@@ -17,6 +17,13 @@ export const DASHBOARD_SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Failed sign-ins allowed per (email, client IP) within the window below. */
 export const SIGN_IN_FAILURES_MAX = 5;
 export const SIGN_IN_FAILURE_WINDOW_SECONDS = 15 * 60;
+/**
+ * Failed sign-in attempts (for any email) allowed per client IP within the window below: each costs
+ * ~0.15 s and 32 MB of scrypt, so a flood of guesses from one address is refused before that work.
+ * Successful sign-ins do not count, so an office behind one address is not refused for signing in.
+ */
+export const SIGN_IN_ATTEMPTS_PER_IP_MAX = 30;
+export const SIGN_IN_ATTEMPTS_PER_IP_WINDOW_SECONDS = 15 * 60;
 /** Expired sessions are deleted this often (they are refused as soon as they expire anyway). */
 export const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const SESSION_TOKEN_BYTES = 32;
@@ -37,7 +44,8 @@ export interface SignedInUser {
 export type SignInResult =
   | { outcome: 'signed-in'; token: string; user: SignedInUser }
   | { outcome: 'invalid' }
-  | { outcome: 'locked'; retryAfterSeconds: number }
+  /** `pair`: too many failures for this email from this IP; `client`: too many attempts from this IP. */
+  | { outcome: 'locked'; retryAfterSeconds: number; reason: 'pair' | 'client' }
   | { outcome: 'suspended' };
 
 export interface DashboardSessionsDeps {
@@ -45,6 +53,8 @@ export interface DashboardSessionsDeps {
   clock: Clock;
   /** Failed sign-ins per (email, client IP). */
   failures: FailureLimiter;
+  /** Failed sign-ins per client IP, whatever the email (SIGN_IN_ATTEMPTS_PER_IP_MAX). */
+  attemptsPerClient: FailureLimiter;
 }
 
 function sha256(text: string): string {
@@ -95,8 +105,13 @@ export class DashboardSessions {
   async signIn(rawEmail: string, password: string, clientIp: string): Promise<SignInResult> {
     const email = normaliseEmail(rawEmail);
     const subject = sha256(`${email}\n${clientIp}`);
+    // Both limits are checked before any scrypt work: a refused attempt costs two counter reads.
+    const client = `ip:${clientIp}`;
+    const clientWait = await this.deps.attemptsPerClient.retryAfterSeconds(client);
+    if (clientWait !== undefined)
+      return { outcome: 'locked', retryAfterSeconds: clientWait, reason: 'client' };
     const wait = await this.deps.failures.retryAfterSeconds(subject);
-    if (wait !== undefined) return { outcome: 'locked', retryAfterSeconds: wait };
+    if (wait !== undefined) return { outcome: 'locked', retryAfterSeconds: wait, reason: 'pair' };
     const user = await this.deps.db
       .selectFrom('users')
       .innerJoin('accounts', 'accounts.id', 'users.account_id')
@@ -105,7 +120,10 @@ export class DashboardSessions {
       .executeTakeFirst();
     const valid = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
     if (!user || !valid) {
-      await this.deps.failures.recordFailure(subject);
+      await Promise.all([
+        this.deps.failures.recordFailure(subject),
+        this.deps.attemptsPerClient.recordFailure(client),
+      ]);
       return { outcome: 'invalid' };
     }
     await this.deps.failures.reset(subject);

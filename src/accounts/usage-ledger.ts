@@ -32,6 +32,11 @@ interface AccountMonth {
   version: number;
 }
 
+/** Where a subject's key count is kept; console screenings (no key) share one slot, always 0. */
+function keySlot(subject: UsageSubject): string {
+  return subject.keyId ?? '';
+}
+
 export class UsageLedger {
   /** Per account and month: its count and the counts of those of its keys read so far. */
   private readonly cached: LRUCache<string, AccountMonth>;
@@ -74,8 +79,8 @@ export class UsageLedger {
       if (entry && entry.version >= started) this.cached.delete(slot);
       else if (entry) {
         entry.account += amount;
-        const key = entry.keys.get(subject.keyId);
-        if (key !== undefined) entry.keys.set(subject.keyId, key + amount);
+        const key = entry.keys.get(keySlot(subject));
+        if (key !== undefined) entry.keys.set(keySlot(subject), key + amount);
       }
     } catch (error) {
       this.cached.delete(slot);
@@ -100,7 +105,7 @@ export class UsageLedger {
   private async counts(subject: UsageSubject, month: string): Promise<{ account: number; key: number }> {
     const slot = `${subject.accountId}:${month}`;
     const entry = this.cached.get(slot);
-    const key = entry?.keys.get(subject.keyId);
+    const key = entry?.keys.get(keySlot(subject));
     if (entry && key !== undefined) return { account: entry.account, key };
     const before = this.changes.get(slot) ?? 0;
     const counts = await readCounts(this.db, subject, month);
@@ -108,7 +113,7 @@ export class UsageLedger {
       const fresh = entry ?? { account: counts.account, keys: new Map<string, number>(), version: before };
       fresh.account = counts.account;
       fresh.version = before;
-      fresh.keys.set(subject.keyId, counts.key);
+      fresh.keys.set(keySlot(subject), counts.key);
       this.cached.set(slot, fresh);
     }
     return counts;

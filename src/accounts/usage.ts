@@ -17,8 +17,11 @@ export function nextMonthStart(date: Date): Date {
 
 export interface UsageSubject {
   accountId: string;
-  keyId: string;
+  /** The API key counted with the account; null for the dashboard's console, which has none. */
+  keyId: string | null;
   plan: PlanId;
+  /** The dashboard user behind a console screening (stored with it); absent for the API. */
+  userId?: string | null | undefined;
 }
 
 export interface Usage {
@@ -60,6 +63,15 @@ export async function countScreening(
   const limit = PLANS[subject.plan].monthlyScreeningLimit;
   const now = clock.now();
   const month = monthOf(now);
+  // A console screening has no key: only the account's count grows.
+  const keyCounted =
+    subject.keyId === null
+      ? sql``
+      : sql`, key_counted AS (
+      INSERT INTO key_usage_counters (key_id, month, count) SELECT ${subject.keyId}, ${month}, ${amount} FROM admitted
+      ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage_counters.count + ${amount}
+      RETURNING 1
+    )`;
   const { rows } = await sql<{ admitted: string }>`
     WITH admitted AS (
       INSERT INTO usage_counters (account_id, month, count)
@@ -67,11 +79,7 @@ export async function countScreening(
       ON CONFLICT (account_id, month) DO UPDATE SET count = usage_counters.count + ${amount}
       WHERE ${limit === null ? sql`TRUE` : sql`usage_counters.count + ${amount} <= ${limit}`}
       RETURNING 1
-    ), key_counted AS (
-      INSERT INTO key_usage_counters (key_id, month, count) SELECT ${subject.keyId}, ${month}, ${amount} FROM admitted
-      ON CONFLICT (key_id, month) DO UPDATE SET count = key_usage_counters.count + ${amount}
-      RETURNING 1
-    )${followingCtes(alongside)}
+    )${keyCounted}${followingCtes(alongside)}
     SELECT count(*) AS admitted FROM admitted`.execute(db);
   if (Number(rows[0]?.admitted ?? 0) === 0) throw quotaExceeded(limit ?? 0, now);
 }
@@ -85,7 +93,7 @@ export async function readCounts(
   const { rows } = await sql<{ account_count: number | null; key_count: number | null }>`
     SELECT
       (SELECT count FROM usage_counters WHERE account_id = ${subject.accountId} AND month = ${month}) AS account_count,
-      (SELECT count FROM key_usage_counters WHERE key_id = ${subject.keyId} AND month = ${month}) AS key_count`.execute(
+      (SELECT count FROM key_usage_counters WHERE key_id = ${subject.keyId}::uuid AND month = ${month}) AS key_count`.execute(
     db,
   );
   return { account: rows[0]?.account_count ?? 0, key: rows[0]?.key_count ?? 0 };

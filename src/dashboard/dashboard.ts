@@ -7,13 +7,16 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
 import { PROBLEMS } from '../http/problems.js';
+import { auditRoutes } from './audit-routes.js';
 import { templateHelpers } from './formatting.js';
 import { keyRoutes } from './key-routes.js';
 import { ASSETS_DIR, DASHBOARD_PREFIX, HTMX_DIR, HTMX_FILE, VIEWS_DIR } from './paths.js';
+import { screeningRoutes } from './screening-routes.js';
 import { addSecurityHeaders } from './security-headers.js';
 import { csrfRefusal, isHtmx, sessionHook } from './session-guard.js';
 import { renderSignIn, signInRoutes } from './sign-in-routes.js';
 import { usageRoutes } from './usage-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
 
 /** Dashboard forms are a few short fields: anything larger is not one of them. */
 export const DASHBOARD_FORM_BODY_LIMIT_BYTES = 16 * 1024;
@@ -21,6 +24,7 @@ export const DASHBOARD_FORM_BODY_LIMIT_BYTES = 16 * 1024;
 const ERROR_MESSAGES: Record<number, string> = {
   403: 'This page is out of date or did not come from this site. Reload the page and try again.',
   404: 'There is nothing here, or it belongs to another account.',
+  422: 'This link is not one the dashboard made (a page link may be damaged). Start again from the first page.',
   429: 'Too many requests; wait a moment and try again.',
 };
 
@@ -97,6 +101,9 @@ async function dashboardPlugin(app: App, ctx: AppContext): Promise<void> {
   signInRoutes(app, ctx);
   keyRoutes(app, ctx);
   usageRoutes(app, ctx);
+  screeningRoutes(app, ctx);
+  webhookRoutes(app, ctx);
+  auditRoutes(app, ctx);
 }
 
 /**

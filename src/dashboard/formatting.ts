@@ -7,6 +7,15 @@ const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
   minute: '2-digit',
   timeZone: 'UTC',
 });
+const DATE_TIME_SECONDS = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZone: 'UTC',
+});
 const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
 const NUMBER = new Intl.NumberFormat('en-GB');
 const PLAN_NAMES: Record<string, string> = {
@@ -15,8 +24,19 @@ const PLAN_NAMES: Record<string, string> = {
   enterprise: 'Enterprise',
 };
 
+const RISK_NAMES: Record<string, string> = {
+  low: 'Low',
+  medium: 'Medium',
+  high: 'High',
+  critical: 'Critical',
+};
+
 export const templateHelpers = {
+  /** A risk level written out: the badge's colour is never the only sign of it. */
+  riskName: (level: string) => RISK_NAMES[level] ?? level,
   dateTime: (iso: string) => `${DATE_TIME.format(new Date(iso))} UTC`,
+  /** To the second: audit rows close together are told apart. */
+  dateTimeSeconds: (iso: string) => DATE_TIME_SECONDS.format(new Date(iso)),
   date: (iso: string) => DATE.format(new Date(iso)),
   number: (value: number) => NUMBER.format(value),
   planName: (plan: string) => PLAN_NAMES[plan] ?? plan,

@@ -44,6 +44,14 @@ export function formField(request: FastifyRequest, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** Every value of a repeated form field (checkboxes), or [] when absent. */
+export function formFields(request: FastifyRequest, name: string): string[] {
+  const body = request.body as Record<string, unknown> | undefined;
+  const value = body?.[name];
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
 export function isHtmx(request: FastifyRequest): boolean {
   return request.headers['hx-request'] === 'true';
 }

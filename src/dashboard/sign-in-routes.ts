@@ -67,7 +67,10 @@ export function signInRoutes(app: App, ctx: AppContext): void {
         reply.header('Retry-After', String(result.retryAfterSeconds));
         return renderSignIn(request, reply, 429, {
           email,
-          error: `Too many failed sign-ins. Try again in ${minutes(result.retryAfterSeconds)}.`,
+          error:
+            result.reason === 'pair'
+              ? `Too many failed sign-ins. Try again in ${minutes(result.retryAfterSeconds)}.`
+              : `Too many sign-in attempts from your network. Try again in ${minutes(result.retryAfterSeconds)}.`,
         });
       case 'suspended':
         return renderSignIn(request, reply, 403, {

@@ -1,6 +1,6 @@
 import type { RawBuilder } from 'kysely';
 import type { AuthenticatedKey } from '../accounts/key-authenticator.js';
-import { PLANS } from '../accounts/plans.js';
+import { PLANS, type PlanId } from '../accounts/plans.js';
 import type { UsageSubject } from '../accounts/usage.js';
 import type { UsageLedger } from '../accounts/usage-ledger.js';
 import { type Clock, millisecondsSince } from '../clock.js';
@@ -12,6 +12,7 @@ import type { ResultCache } from '../store/result-cache.js';
 import { screeningCacheKey } from './cache-key.js';
 import { fanOut } from './fan-out.js';
 import { assessRisk } from './risk.js';
+import { listScreenings, type ScreeningHistoryPage } from './screening-history.js';
 import { FLAGS_PER_SOURCE_LIMIT, RESULT_CACHE_TTL_MS } from './screening-policy.js';
 import { resolveScreeningRequest, type ScreeningRequest } from './screening-request.js';
 import type { ScreeningResult, StoredResult } from './screening-result.js';
@@ -48,8 +49,13 @@ export interface FollowUpWork {
   stored(): void;
 }
 
-/** Who a screening is counted for: the caller's key, or the key that submitted a batch. */
-export type ScreeningSubject = Pick<AuthenticatedKey, 'accountId' | 'keyId' | 'plan'>;
+/**
+ * Who a screening is counted for: the caller's key, the key that submitted a batch, or (no key) a
+ * dashboard user screening in the console.
+ */
+export type ScreeningSubject =
+  | Pick<AuthenticatedKey, 'accountId' | 'keyId' | 'plan'>
+  | { accountId: string; keyId: null; plan: PlanId; userId: string };
 
 /**
  * Statements to run in the very statement that counts a group's screenings (and stores the live
@@ -209,6 +215,15 @@ export class ScreeningService {
     }
   }
 
+  /** The account's stored screenings, newest first, a page at a time (`before`: the previous page's cursor). */
+  recent(
+    accountId: string,
+    page: { before?: string | undefined; limit?: number | undefined } = {},
+  ): Promise<ScreeningHistoryPage> {
+    const notBefore = retentionCutoff(this.deps.clock.now(), this.deps.retentionMonths);
+    return listScreenings(this.deps.db, accountId, notBefore, page);
+  }
+
   async get(accountId: string, id: string): Promise<ScreeningResult> {
     const notBefore = retentionCutoff(this.deps.clock.now(), this.deps.retentionMonths);
     const stored = await findScreening(this.deps.db, accountId, id, notBefore);
@@ -218,7 +233,12 @@ export class ScreeningService {
 }
 
 function subjectOf(key: ScreeningSubject): UsageSubject {
-  return { accountId: key.accountId, keyId: key.keyId, plan: key.plan };
+  return {
+    accountId: key.accountId,
+    keyId: key.keyId,
+    plan: key.plan,
+    userId: 'userId' in key ? key.userId : null,
+  };
 }
 
 function answer(evaluated: Evaluated): ScreeningResult {

@@ -48,9 +48,9 @@ export async function storeScreenings(
       ${result.risk_level}, ${new Date(result.timestamp)}::timestamptz)`,
   );
   const insert = sql`
-    INSERT INTO screenings (id, account_id, key_id, entity, query_type, request_options, result, source_errors,
-      source_versions, risk_score, risk_level, created_at)
-    SELECT v.id, ${subject.accountId}, ${subject.keyId}, v.entity, v.query_type, v.request_options, v.result,
+    INSERT INTO screenings (id, account_id, key_id, user_id, entity, query_type, request_options, result,
+      source_errors, source_versions, risk_score, risk_level, created_at)
+    SELECT v.id, ${subject.accountId}, ${subject.keyId}::uuid, ${subject.userId ?? null}::uuid, v.entity, v.query_type, v.request_options, v.result,
       v.source_errors, v.source_versions, v.risk_score, v.risk_level, v.created_at
     FROM admitted, (VALUES ${sql.join(rows)}) AS v (id, entity, query_type, request_options, result, source_errors,
       source_versions, risk_score, risk_level, created_at)

@@ -6,6 +6,7 @@ import * as webhooks from './migrations/0004-webhooks.js';
 import * as listSnapshotChunks from './migrations/0005-list-snapshot-chunks.js';
 import * as batches from './migrations/0006-batches.js';
 import * as dashboardUsers from './migrations/0007-dashboard-users.js';
+import * as dashboardScreenings from './migrations/0008-dashboard-screenings.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-list-snapshot-chunks': listSnapshotChunks,
   '0006-batches': batches,
   '0007-dashboard-users': dashboardUsers,
+  '0008-dashboard-screenings': dashboardScreenings,
 };
 
 class CompiledMigrations implements MigrationProvider {

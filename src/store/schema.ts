@@ -116,7 +116,10 @@ type Json<T> = ColumnType<T, string, string>;
 export interface ScreeningTable {
   id: string;
   account_id: string;
-  key_id: string;
+  /** The API key that made the screening; null for the dashboard's console (then `user_id`). */
+  key_id: string | null;
+  /** The dashboard user who made it in the console; null for the API. */
+  user_id: ColumnType<string | null, string | null | undefined, string | null>;
   entity: string;
   query_type: string;
   request_options: Json<Record<string, unknown>>;

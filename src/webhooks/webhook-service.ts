@@ -77,7 +77,11 @@ function subscribedEvents(requested: string[] | undefined): WebhookEvent[] {
 export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
 
-  async register(key: AuthenticatedKey, input: WebhookRegistration): Promise<CreatedWebhook> {
+  /** `key`: the caller's account and plan (an API key's, or a dashboard user's). */
+  async register(
+    key: Pick<AuthenticatedKey, 'accountId' | 'plan'>,
+    input: WebhookRegistration,
+  ): Promise<CreatedWebhook> {
     if (!PLANS[key.plan].webhooks) {
       throw new ServiceError(
         'plan-feature-unavailable',
@@ -121,15 +125,28 @@ export class WebhookService {
     return webhook;
   }
 
-  async delete(accountId: string, id: string): Promise<void> {
-    const deleted = isUuid(id) && (await deleteWebhook(this.deps.db, accountId, id, this.deps.clock.now()));
+  /** Deletes the webhook (cancelling its pending deliveries); returns the URL it had. */
+  async delete(accountId: string, id: string): Promise<{ url: string }> {
+    const deleted = isUuid(id)
+      ? await deleteWebhook(this.deps.db, accountId, id, this.deps.clock.now())
+      : undefined;
     if (!deleted) throw notFound('The webhook');
     this.deps.subscriptions.changed(accountId);
+    return deleted;
   }
 
   async attempts(accountId: string, id: string, limit = ATTEMPTS_PAGE_DEFAULT): Promise<AttemptView[]> {
+    return (await this.history(accountId, id, limit)).attempts;
+  }
+
+  /** The webhook and its latest delivery attempts, newest first. */
+  async history(
+    accountId: string,
+    id: string,
+    limit = ATTEMPTS_PAGE_DEFAULT,
+  ): Promise<{ webhook: WebhookView; attempts: AttemptView[] }> {
     const webhook = await this.get(accountId, id);
-    return listAttempts(this.deps.db, webhook.id, limit);
+    return { webhook, attempts: await listAttempts(this.deps.db, webhook.id, limit) };
   }
 
   /** The URL's own rules, then the SSRF guard on what its host resolves to now. */

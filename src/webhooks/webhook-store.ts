@@ -136,9 +136,15 @@ export async function findWebhook(db: Db, accountId: string, id: string): Promis
 
 /**
  * Deletes the webhook (its secret is erased; the row stays for the delivery history) and cancels
- * its pending deliveries, in one transaction. Returns false when there was no such webhook.
+ * its pending deliveries, in one transaction. Returns its URL, or undefined when there was no such
+ * webhook.
  */
-export async function deleteWebhook(db: Db, accountId: string, id: string, now: Date): Promise<boolean> {
+export async function deleteWebhook(
+  db: Db,
+  accountId: string,
+  id: string,
+  now: Date,
+): Promise<{ url: string } | undefined> {
   return db.transaction().execute(async (trx) => {
     const deleted = await trx
       .updateTable('webhooks')
@@ -146,16 +152,16 @@ export async function deleteWebhook(db: Db, accountId: string, id: string, now: 
       .where('id', '=', id)
       .where('account_id', '=', accountId)
       .where('deleted_at', 'is', null)
-      .returning('id')
+      .returning(['id', 'url'])
       .executeTakeFirst();
-    if (!deleted) return false;
+    if (!deleted) return undefined;
     await trx
       .updateTable('webhook_deliveries')
       .set({ status: 'cancelled', finished_at: now, claim_token: null })
       .where('webhook_id', '=', id)
       .where('status', '=', 'pending')
       .execute();
-    return true;
+    return { url: deleted.url };
   });
 }
 

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DASHBOARD_SESSION_IDLE_MS, SIGN_IN_FAILURES_MAX } from '../../src/accounts/dashboard-sessions.js';
+import {
+  DASHBOARD_SESSION_IDLE_MS,
+  SIGN_IN_ATTEMPTS_PER_IP_MAX,
+  SIGN_IN_ATTEMPTS_PER_IP_WINDOW_SECONDS,
+  SIGN_IN_FAILURES_MAX,
+} from '../../src/accounts/dashboard-sessions.js';
 import { SIGN_IN_FAILED_MESSAGE } from '../../src/dashboard/sign-in-routes.js';
 import { backends } from '../support/backends.js';
 import { accountWithUser, alertText, DashboardClient } from '../support/dashboard-client.js';
@@ -72,6 +77,34 @@ describe.each(backends())('dashboard sign-in and sessions ($name)', (backend) =>
       expect((await client('203.0.113.20').signIn('ghost@example.com', 'wrong password!')).status).toBe(401);
     }
     expect((await client('203.0.113.20').signIn('ghost@example.com', 'wrong password!')).status).toBe(429);
+  });
+
+  it('refuses every sign-in from an address after 30 failed attempts in 15 minutes (any emails), even with the right password, but not from another address', async () => {
+    const user = await accountWithUser(api);
+    const flood = '192.0.2.77';
+    // Successful sign-ins do not count: were they counted, the flood below would be refused early.
+    for (let i = 0; i < 3; i++)
+      expect((await client(flood).signIn(user.email, user.password)).status).toBe(303);
+    // A different email each time, so the per-(email, address) lockout never starts: only the
+    // per-address limit can refuse. Six at a time, as a flood would come.
+    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_IP_MAX; i += 6) {
+      const statuses = await Promise.all(
+        Array.from({ length: Math.min(6, SIGN_IN_ATTEMPTS_PER_IP_MAX - i) }, async (_, j) => {
+          const page = await client(flood).signIn(`flood-${i + j}@example.com`, 'wrong password!');
+          return page.status;
+        }),
+      );
+      expect(statuses.every((status) => status === 401)).toBe(true);
+    }
+    const refused = client(flood);
+    const locked = await refused.signIn(user.email, user.password);
+    expect(locked.status).toBe(429);
+    const retryAfter = Number(locked.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(SIGN_IN_ATTEMPTS_PER_IP_WINDOW_SECONDS);
+    expect(alertText(locked.body)).toMatch(/Too many sign-in attempts from your network/);
+    expect(refused.cookies.has('css_session')).toBe(false);
+    expect((await client('192.0.2.78').signIn(user.email, user.password)).status).toBe(303);
   });
 
   it('ends a session after 12 hours without a request, while each request restarts the 12 hours', async () => {
@@ -151,7 +184,20 @@ describe.each(backends())('dashboard sign-in and sessions ($name)', (backend) =>
     const browser = client('198.51.100.17');
     const signInPage = await browser.get('/dashboard/sign-in');
     await browser.signIn(user.email, user.password);
-    const pages = [signInPage, await browser.get('/dashboard/keys'), await browser.get('/dashboard/usage')];
+    const pages = [signInPage];
+    for (const path of [
+      '/dashboard/keys',
+      '/dashboard/usage',
+      '/dashboard/screen',
+      '/dashboard/screenings',
+      '/dashboard/webhooks',
+      '/dashboard/audit',
+      '/dashboard/audit?status=4xx&path=%2Fv1',
+    ]) {
+      const page = await browser.get(path);
+      expect(page.status, path).toBe(200);
+      pages.push(page);
+    }
     const notFound = await browser.get('/dashboard/nowhere');
     expect(notFound.status).toBe(404);
     expect(notFound.headers.get('content-type')).toMatch(/^text\/html/);

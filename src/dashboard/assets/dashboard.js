@@ -64,3 +64,10 @@ document.addEventListener('htmx:responseError', (event) => {
   flash.hidden = false;
   flash.focus();
 });
+
+// On a full page load, focus goes to what the page marks: the first field with an error, or the
+// result of a screening, so keyboard and screen-reader users start there.
+document.addEventListener('DOMContentLoaded', () => {
+  const target = document.querySelector('[data-autofocus]');
+  if (target) target.focus();
+});

@@ -32,6 +32,10 @@ const TEXT_PAIRS: [string, string][] = [
   ['on-notice', 'notice-bg'],
   ['on-notice', 'bg'],
   ['on-revoked', 'revoked-bg'],
+  ['on-risk-low', 'risk-low-bg'],
+  ['on-risk-medium', 'risk-medium-bg'],
+  ['on-risk-high', 'risk-high-bg'],
+  ['on-risk-critical', 'risk-critical-bg'],
 ];
 
 /** Focus rings and chart bars are non-text graphics: WCAG asks 3:1 against what surrounds them. */

@@ -1,0 +1,165 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { SignedInUser } from '../accounts/dashboard-sessions.js';
+import { PLANS } from '../accounts/plans.js';
+import { ServiceError } from '../errors.js';
+import type { App, AppContext } from '../http/context.js';
+import { DEFAULT_MATCH_THRESHOLD, QUERY_MAX_CODE_POINTS } from '../screening/screening-policy.js';
+import type { ScreeningRequest } from '../screening/screening-request.js';
+import { KNOWN_SOURCE_IDS } from '../sources/source-ids.js';
+import { formRefusal } from './form-errors.js';
+import { screeningView } from './screening-view.js';
+import { formField, formFields } from './session-guard.js';
+
+const config = { dashboard: 'signed-in' as const };
+const ScreeningParams = Type.Object({ id: Type.String() });
+const HistoryQuery = Type.Object({
+  before: Type.Optional(Type.String({ maxLength: 512 })),
+  id: Type.Optional(Type.String({ maxLength: 200 })),
+});
+const ResultQuery = Type.Object({ answered: Type.Optional(Type.String({ maxLength: 10 })) });
+
+/** What the form was filled with, to show it again after a refusal. */
+interface ConsoleForm {
+  query: string;
+  type: string;
+  threshold: string;
+  sources: string[];
+  adverseMedia: boolean;
+}
+
+const FIELDS: Record<string, { field: string; label: string }> = {
+  '/query': { field: 'query', label: 'The name' },
+  '/type': { field: 'type', label: 'The type' },
+  '/options/threshold': { field: 'threshold', label: 'The threshold' },
+  '/options/sources': { field: 'sources', label: 'The sources' },
+};
+
+function subjectOf(user: SignedInUser) {
+  return { accountId: user.accountId, keyId: null, plan: user.plan, userId: user.userId };
+}
+
+async function renderConsole(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  view: { form?: ConsoleForm; error?: string; fieldErrors?: Record<string, string> },
+) {
+  const user = request.dashboardUser!;
+  const usage = await ctx.usage.usage(subjectOf(user));
+  const adverseMedia = PLANS[user.plan].adverseMedia;
+  return reply.code(status).viewAsync('console', {
+    title: 'Screen a name',
+    nav: 'screen',
+    user,
+    usage,
+    adverseMediaOffered: adverseMedia,
+    knownSources: KNOWN_SOURCE_IDS,
+    defaultThreshold: DEFAULT_MATCH_THRESHOLD,
+    queryMaxChars: QUERY_MAX_CODE_POINTS,
+    form: view.form ?? { query: '', type: 'person', threshold: '', sources: [], adverseMedia },
+    error: view.error,
+    fieldErrors: view.fieldErrors ?? {},
+  });
+}
+
+/** The form as a screening request, or the problems of its fields the service would not see. */
+function readForm(request: FastifyRequest, user: SignedInUser) {
+  const form: ConsoleForm = {
+    query: formField(request, 'query'),
+    type: formField(request, 'type') || 'person',
+    threshold: formField(request, 'threshold').trim(),
+    sources: formFields(request, 'sources'),
+    adverseMedia: formField(request, 'adverse_media') === 'yes',
+  };
+  const fieldErrors: Record<string, string> = {};
+  if (form.type !== 'person' && form.type !== 'entity') fieldErrors.type = 'Choose a person or an entity.';
+  const threshold = form.threshold === '' ? undefined : Number(form.threshold);
+  if (threshold !== undefined && !(Number.isFinite(threshold) && threshold >= 0 && threshold <= 1)) {
+    fieldErrors.threshold = 'The threshold must be a number from 0 to 1, such as 0.5.';
+  }
+  const screening: ScreeningRequest = {
+    query: form.query,
+    type: form.type as 'person' | 'entity',
+    options: {
+      threshold,
+      sources: form.sources.length > 0 ? form.sources : undefined,
+      // Offered only where the plan has adverse media; elsewhere the plan's default (none) applies.
+      include_adverse_media: PLANS[user.plan].adverseMedia ? form.adverseMedia : undefined,
+    },
+  };
+  return { form, fieldErrors, screening };
+}
+
+export function screeningRoutes(app: App, ctx: AppContext): void {
+  app.get('/screen', { config, schema: { hide: true } }, async (request, reply) =>
+    renderConsole(ctx, request, reply, 200, {}),
+  );
+
+  // The same service call as POST /v1/screen: quota, cache, storage, audit and webhooks behave
+  // exactly as through the API. The result is then shown at its own address (reloading it does
+  // not screen again).
+  app.post('/screen', { config, schema: { hide: true } }, async (request, reply) => {
+    const user = request.dashboardUser!;
+    const { form, fieldErrors, screening } = readForm(request, user);
+    if (Object.keys(fieldErrors).length > 0)
+      return renderConsole(ctx, request, reply, 422, { form, fieldErrors });
+    try {
+      const result = await ctx.screening.screen(subjectOf(user), screening);
+      const answered = result.cache_hit ? 'cache' : 'live';
+      return reply.redirect(`/dashboard/screenings/${result.id}?answered=${answered}`, 303);
+    } catch (error) {
+      const refusal = formRefusal(error, (pointer) => FIELDS[pointer]);
+      return renderConsole(ctx, request, reply, refusal.status, {
+        form,
+        error: refusal.error,
+        fieldErrors: refusal.fields,
+      });
+    }
+  });
+
+  app.get(
+    '/screenings',
+    { config, schema: { hide: true, querystring: HistoryQuery } },
+    async (request, reply) => {
+      const user = request.dashboardUser!;
+      const lookup = request.query.id?.trim();
+      if (lookup) return reply.redirect(`/dashboard/screenings/${encodeURIComponent(lookup)}`, 303);
+      const page = await ctx.screening.recent(user.accountId, { before: request.query.before });
+      return reply.viewAsync('screenings', {
+        title: 'Screenings',
+        nav: 'screenings',
+        user,
+        page,
+        paged: request.query.before !== undefined,
+      });
+    },
+  );
+
+  app.get(
+    '/screenings/:id',
+    { config, schema: { hide: true, params: ScreeningParams, querystring: ResultQuery } },
+    async (request, reply) => {
+      const user = request.dashboardUser!;
+      try {
+        const result = await ctx.screening.get(user.accountId, request.params.id);
+        return reply.viewAsync('screening', {
+          title: `Screening of ${result.entity}`,
+          nav: 'screenings',
+          user,
+          result: screeningView(result),
+          answered: request.query.answered,
+        });
+      } catch (error) {
+        if (!(error instanceof ServiceError && error.code === 'not-found')) throw error;
+        return reply.code(404).viewAsync('screening-missing', {
+          title: 'Screening not found',
+          nav: 'screenings',
+          user,
+          id: request.params.id,
+        });
+      }
+    },
+  );
+}

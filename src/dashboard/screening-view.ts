@@ -1,0 +1,148 @@
+import type { ScreeningResult } from '../screening/screening-result.js';
+import type { Flag } from '../sources/flag.js';
+import { templateHelpers } from './formatting.js';
+
+/** One line of a flag's record, as text. */
+export interface Fact {
+  label: string;
+  value: string;
+}
+
+export interface TokenPairView {
+  query: string;
+  candidate: string;
+  how: string;
+  score: string;
+}
+
+export interface ExplanationView {
+  matchedName: string;
+  method: string;
+  preparedQuery: string;
+  preparedName: string;
+  pairs: TokenPairView[];
+  unmatchedQuery: string[];
+  unmatchedName: string[];
+  penalties: string[];
+}
+
+export interface FlagView {
+  type: string;
+  source: string;
+  list: string;
+  score: string;
+  matchedName: string;
+  explanation: ExplanationView | undefined;
+  facts: Fact[];
+  /** The source's own record, as indented JSON. */
+  sourceRecord: string | undefined;
+}
+
+/** Fields of a flag's details shown as facts, in this order, with these labels. */
+const FACT_LABELS: [string, string][] = [
+  ['name', 'Listed name'],
+  ['kind', 'Kind'],
+  ['source_id', 'Id in the source'],
+  ['aliases', 'Other names'],
+  ['programs', 'Programmes'],
+  ['birth_dates', 'Dates of birth'],
+  ['places_of_birth', 'Places of birth'],
+  ['nationalities', 'Nationalities'],
+  ['countries', 'Countries'],
+  ['identifiers', 'Identifiers'],
+  ['addresses', 'Addresses'],
+  ['remarks', 'Remarks'],
+  ['listed_on', 'Listed on'],
+  ['url', 'Link'],
+];
+const NOT_FACTS = new Set(['matched_name', 'matched_name_type', 'match_explanation', 'source_record']);
+
+/** A value of a record as one line of text: lists joined by "; ", objects as their values. */
+function text(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value))
+    return value
+      .map(text)
+      .filter((v) => v !== '')
+      .join('; ');
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => text(v) !== '');
+    return entries
+      .map(([k, v]) => (['name', 'value', 'full'].includes(k) ? text(v) : `${k}: ${text(v)}`))
+      .join(', ');
+  }
+  return String(value);
+}
+
+function label(key: string): string {
+  const spaced = key.replace(/_/g, ' ');
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+function facts(details: Record<string, unknown>): Fact[] {
+  const known = FACT_LABELS.map(([key, name]) => ({ label: name, value: text(details[key]) }));
+  const others = Object.keys(details)
+    .filter((key) => !NOT_FACTS.has(key) && !FACT_LABELS.some(([k]) => k === key))
+    .map((key) => ({ label: label(key), value: text(details[key]) }));
+  return [...known, ...others].filter((fact) => fact.value !== '');
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+function penalty(p: Record<string, unknown>): string {
+  const parts = [String(p.reason ?? 'penalty')];
+  if (typeof p.factor === 'number') parts.push(`score × ${p.factor}`);
+  if (typeof p.cap === 'number') parts.push(`capped at ${p.cap}`);
+  const tokens = strings(p.tokens);
+  if (tokens.length > 0) parts.push(`tokens: ${tokens.join(', ')}`);
+  return parts.join(', ');
+}
+
+function explanation(raw: unknown): ExplanationView | undefined {
+  if (raw === null || typeof raw !== 'object') return undefined;
+  const e = raw as Record<string, unknown>;
+  const pairs = Array.isArray(e.token_pairs) ? (e.token_pairs as Record<string, unknown>[]) : [];
+  const penalties = Array.isArray(e.penalties) ? (e.penalties as Record<string, unknown>[]) : [];
+  return {
+    matchedName: text(e.matched_name),
+    method: text(e.method),
+    preparedQuery: text(e.prepared_query),
+    preparedName: text(e.prepared_name),
+    pairs: pairs.map((p) => ({
+      query: text(p.query),
+      candidate: text(p.candidate),
+      how: text(p.how),
+      score: typeof p.score === 'number' ? p.score.toFixed(2) : text(p.score),
+    })),
+    unmatchedQuery: strings(e.unmatched_query_tokens),
+    unmatchedName: strings(e.unmatched_name_tokens),
+    penalties: penalties.map(penalty),
+  };
+}
+
+/** A flag as the console shows it: the row's columns, the record's facts, and why it matched. */
+export function flagView(flag: Flag): FlagView {
+  const details = flag.details ?? {};
+  return {
+    type: flag.type,
+    source: flag.source,
+    list: flag.list,
+    score: flag.match_score.toFixed(2),
+    matchedName: text(details.matched_name ?? details.name),
+    explanation: explanation(details.match_explanation),
+    facts: facts(details),
+    sourceRecord:
+      details.source_record === undefined ? undefined : JSON.stringify(details.source_record, null, 2),
+  };
+}
+
+/** A screening as the console shows it. */
+export function screeningView(result: ScreeningResult) {
+  return {
+    ...result,
+    levelName: templateHelpers.riskName(result.risk_level),
+    flagViews: result.flags.map(flagView),
+  };
+}

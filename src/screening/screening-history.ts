@@ -1,0 +1,101 @@
+import { sql } from 'kysely';
+import { ServiceError } from '../errors.js';
+import { isUuid } from '../ids.js';
+import type { Db } from '../store/database.js';
+import type { RiskLevel } from './risk.js';
+
+/** Screenings per page of the account's history (the dashboard's list), and the most a caller may ask. */
+export const SCREENING_HISTORY_PAGE_DEFAULT = 25;
+export const SCREENING_HISTORY_PAGE_MAX = 100;
+
+/** One line of the history: enough to recognise a screening and open it. */
+export interface ScreeningSummary {
+  id: string;
+  entity: string;
+  query_type: string;
+  risk_score: number;
+  risk_level: RiskLevel;
+  flag_count: number;
+  created_at: string;
+  /** How it was made: an API key (`key_id`) or the dashboard's console (`user_id`). */
+  key_id: string | null;
+  user_id: string | null;
+}
+
+export interface ScreeningHistoryPage {
+  data: ScreeningSummary[];
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  next_cursor: string | null;
+}
+
+function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [Date, string] {
+  try {
+    const [time, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    const date = new Date(time);
+    if (Number.isNaN(date.getTime()) || typeof id !== 'string' || !isUuid(id)) throw new Error('bad cursor');
+    return [date, id];
+  } catch {
+    throw new ServiceError('validation-failed', 'The page link is not one this service made.', [
+      { pointer: '/before', detail: 'must be a next_cursor value from a previous page' },
+    ]);
+  }
+}
+
+/**
+ * The account's stored screenings still within retention, newest first, a page at a time (keyset
+ * paging on the (account_id, created_at) index, so a deep page costs what the first does).
+ */
+export async function listScreenings(
+  db: Db,
+  accountId: string,
+  notBefore: Date,
+  page: { before?: string | undefined; limit?: number | undefined },
+): Promise<ScreeningHistoryPage> {
+  const limit = Math.min(
+    Math.max(1, page.limit ?? SCREENING_HISTORY_PAGE_DEFAULT),
+    SCREENING_HISTORY_PAGE_MAX,
+  );
+  let query = db
+    .selectFrom('screenings')
+    .select([
+      'id',
+      'entity',
+      'query_type',
+      'risk_score',
+      'risk_level',
+      'created_at',
+      'key_id',
+      'user_id',
+      sql<number>`jsonb_array_length(result->'flags')`.as('flag_count'),
+    ])
+    .where('account_id', '=', accountId)
+    .where('created_at', '>=', notBefore);
+  if (page.before) {
+    const [time, id] = decodeCursor(page.before);
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', time), eb.and([eb('created_at', '=', time), eb('id', '<', id)])]),
+    );
+  }
+  const rows = await query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  const data = rows.slice(0, limit).map((row) => ({
+    id: row.id,
+    entity: row.entity,
+    query_type: row.query_type,
+    risk_score: row.risk_score,
+    risk_level: row.risk_level as RiskLevel,
+    flag_count: Number(row.flag_count),
+    created_at: new Date(row.created_at).toISOString(),
+    key_id: row.key_id,
+    user_id: row.user_id,
+  }));
+  const last = data.at(-1);
+  return { data, next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+}

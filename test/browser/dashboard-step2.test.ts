@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends } from '../support/backends.js';
+import { accountWithUser } from '../support/dashboard-client.js';
+import { TestApp } from '../support/test-app.js';
+
+/** Debian's Chromium (apt-get install chromium); the tests never download a browser. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const PHONE = { width: 375, height: 740 };
+const LAPTOP = { width: 1280, height: 800 };
+const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+/** A name on the small UK sanctions list fixture. */
+const LISTED = 'BNK UK Limited';
+/**
+ * A public address literal: registering it resolves and connects to nothing, and the accounts that
+ * register it never screen, so nothing is ever delivered to it.
+ */
+const PUBLIC_HOOK = 'https://93.184.215.14/hooks/a-rather-long-path-for-a-phone-screen/screening-complete';
+
+function dashboardInChromium(suite: () => void): void {
+  if (!fs.existsSync(CHROMIUM)) {
+    describe.skip(`the dashboard's step 2 pages in Chromium (skipped: ${CHROMIUM} is not installed; apt-get install chromium)`, () => {
+      it('runs only where Chromium is installed', () => {});
+    });
+    return;
+  }
+  describe("the dashboard's webhooks, screening console and audit log in Chromium", suite);
+}
+
+dashboardInChromium(() => {
+  let api: TestApp;
+  let context: BrowserContext;
+  let userDataDir: string;
+  /** Every CSP violation any page reported, from the console or the violation event. */
+  const violations: string[] = [];
+
+  beforeAll(async () => {
+    api = await TestApp.start(backends()[0]!, { env: { LISTS_DIR, LISTS_ENABLED: 'uk_fcdo' } });
+    await api.runtime.ctx.lists.settled();
+    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'css-chromium-'));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: LAPTOP,
+    });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.baseUrl });
+    // Page-side code is passed as source text: this file is type-checked without the DOM library.
+    await context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) =>
+      console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI))`);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await api?.close();
+    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+  });
+
+  /** A page of a signed-out visitor: the profile's cookies are shared, so each test starts afresh. */
+  async function newPage(viewport = LAPTOP): Promise<Page> {
+    await context.clearCookies();
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.setViewportSize(viewport);
+    page.on('console', (message) => {
+      if (/Content.Security.Policy|CSP violation/i.test(message.text())) violations.push(message.text());
+    });
+    return page;
+  }
+
+  async function signIn(page: Page, user: { email: string; password: string }): Promise<void> {
+    await page.goto(`${api.baseUrl}/dashboard/sign-in`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/dashboard/keys');
+  }
+
+  /** Presses Tab until the focused element matches the selector (at most `limit` times). */
+  async function tabTo(page: Page, selector: string, limit = 60): Promise<void> {
+    for (let i = 0; i < limit; i++) {
+      await page.keyboard.press('Tab');
+      if (await page.evaluate(`document.activeElement.matches(${JSON.stringify(selector)})`)) return;
+    }
+    throw new Error(`Tab never reached ${selector}`);
+  }
+
+  const fits = (page: Page) =>
+    page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth');
+
+  async function screenInConsole(page: Page, name: string): Promise<void> {
+    await page.goto(`${api.baseUrl}/dashboard/screen`);
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.locator('input[name="type"][value="entity"]').check();
+    await page.getByRole('button', { name: 'Screen', exact: true }).click();
+    await page.waitForURL('**/dashboard/screenings/*');
+  }
+
+  it('screens a name in the console and opens a flag’s details with the keyboard alone', async () => {
+    const user = await accountWithUser(api);
+    const page = await newPage();
+    await signIn(page, user);
+    await page.goto(`${api.baseUrl}/dashboard/screen`);
+    await tabTo(page, '#query');
+    await page.keyboard.type(LISTED);
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/dashboard/screenings/*');
+    // Screened as a person (the default type), the listed company still matches: its level is written out.
+    await expect(page.locator('#risk-level').textContent()).resolves.toMatch(
+      /^Risk: (Medium|High|Critical)$/,
+    );
+    const details = page.locator('#flag-1');
+    await expect(details.getAttribute('open')).resolves.toBeNull();
+    await tabTo(page, '#flag-1 > summary');
+    const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
+    expect(outline).not.toBe('none');
+    await page.keyboard.press('Enter');
+    await expect(details.getAttribute('open')).resolves.toBe('');
+    await expect(details.getByText('Why it matched').isVisible()).resolves.toBe(true);
+    await expect(details.getByRole('table', { name: 'Token pairs' }).isVisible()).resolves.toBe(true);
+    await page.close();
+  });
+
+  it('adds a webhook, shows its secret once with a copy button that copies it, and deletes it after confirming', async () => {
+    const user = await accountWithUser(api);
+    const page = await newPage();
+    await signIn(page, user);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.waitForURL('**/dashboard/webhooks');
+    await page.getByLabel('Endpoint URL').fill(PUBLIC_HOOK);
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const shown = page.locator('#new-secret-value');
+    await shown.waitFor();
+    const secret = (await shown.textContent())!.trim();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await expect(page.getByText('it will not be shown again').isVisible()).resolves.toBe(true);
+    await expect(page.evaluate('document.activeElement.id')).resolves.toBe('new-secret-title');
+    await page.getByRole('button', { name: 'Copy secret' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(secret);
+
+    await page.reload();
+    expect(await page.content()).not.toContain(secret);
+    await page.getByRole('button', { name: `Delete the webhook to ${PUBLIC_HOOK}` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Delete webhook' }).click();
+    await page.getByText('is deleted').waitFor();
+    expect((await api.request('GET', '/v1/webhooks', { key: user.key })).body.data).toEqual([]);
+    await page.close();
+  });
+
+  it('filters the audit log, keeping the filter in the address', async () => {
+    const user = await accountWithUser(api);
+    await api.request('GET', '/v1/usage', { key: user.key });
+    await api.request('GET', '/v1/keys', { key: user.key });
+    const page = await newPage();
+    await signIn(page, user);
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.waitForURL('**/dashboard/audit');
+    await page.getByLabel('Path starts with').fill('/v1/usage');
+    await page.getByLabel('Path starts with').press('Enter');
+    await page.waitForURL(/path=%2Fv1%2Fusage/);
+    await expect(page.locator('#audit-rows tbody tr').count()).resolves.toBe(1);
+    await expect(page.locator('#audit-rows tbody td').nth(2).textContent()).resolves.toBe('/v1/usage');
+    await page.reload();
+    await expect(page.getByLabel('Path starts with').inputValue()).resolves.toBe('/v1/usage');
+    await page.close();
+  });
+
+  it('fits a 375 px wide phone screen without horizontal scrolling on every new page; wide tables scroll in their own box', async () => {
+    const user = await accountWithUser(api);
+    const hooks = await accountWithUser(api);
+    await api.request('POST', '/v1/webhooks', { key: hooks.key, body: { url: PUBLIC_HOOK } });
+    const page = await newPage(PHONE);
+    await signIn(page, user);
+    await page.goto(`${api.baseUrl}/dashboard/screen`);
+    expect(await fits(page)).toBe(true);
+    await screenInConsole(page, LISTED);
+    await page.locator('#flag-1 > summary').click();
+    expect(await fits(page)).toBe(true);
+    await page.goto(`${api.baseUrl}/dashboard/screenings`);
+    expect(await fits(page)).toBe(true);
+    await page.goto(`${api.baseUrl}/dashboard/audit`);
+    expect(await fits(page)).toBe(true);
+    await expect(
+      page.evaluate(`getComputedStyle(document.querySelector('.table-scroll')).overflowX`),
+    ).resolves.toBe('auto');
+
+    await context.clearCookies();
+    await signIn(page, hooks);
+    await page.goto(`${api.baseUrl}/dashboard/webhooks`);
+    expect(await fits(page)).toBe(true);
+    await page.getByRole('link', { name: /^Deliveries of the webhook/ }).click();
+    await page.waitForURL('**/dashboard/webhooks/*');
+    expect(await fits(page)).toBe(true);
+    await page.close();
+  });
+
+  it('reported no Content-Security-Policy violation on any page', () => {
+    expect(violations).toEqual([]);
+  });
+});

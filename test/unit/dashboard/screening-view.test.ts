@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { flagView } from '../../../src/dashboard/screening-view.js';
+
+describe('a flag as the console shows it', () => {
+  const flag = {
+    type: 'sanctions' as const,
+    source: 'uk_fcdo',
+    list: 'UK_SANCTIONS_LIST',
+    match_score: 0.91234,
+    details: {
+      name: 'BNK (UK) Ltd',
+      aliases: [{ name: 'BNK UK Limited', type: 'aka' }],
+      programs: ['Belarus'],
+      identifiers: [{ type: 'company_number', value: '06527449', country: 'GB' }],
+      remarks: null,
+      matched_name: 'BNK UK Limited',
+      match_explanation: {
+        matched_name: 'BNK UK Limited',
+        method: 'transliterated',
+        prepared_query: 'bnk uk limitd',
+        prepared_name: 'bnk uk limited',
+        token_pairs: [{ query: 'limitd', candidate: 'limited', score: 0.971, how: 'fuzzy' }],
+        unmatched_query_tokens: [],
+        unmatched_name_tokens: ['plc'],
+        penalties: [{ reason: 'unmatched name token', factor: 0.95, tokens: ['plc'] }],
+      },
+      source_record: { UniqueID: 'RUS0001' },
+      extra_field: 'kept',
+    },
+  };
+
+  it('keeps the columns, the score to two decimals and the name that matched', () => {
+    expect(flagView(flag)).toMatchObject({
+      type: 'sanctions',
+      source: 'uk_fcdo',
+      list: 'UK_SANCTIONS_LIST',
+      score: '0.91',
+      matchedName: 'BNK UK Limited',
+    });
+  });
+
+  it('writes the explanation out: token pairs, unmatched tokens and penalties as text', () => {
+    expect(flagView(flag).explanation).toEqual({
+      matchedName: 'BNK UK Limited',
+      method: 'transliterated',
+      preparedQuery: 'bnk uk limitd',
+      preparedName: 'bnk uk limited',
+      pairs: [{ query: 'limitd', candidate: 'limited', how: 'fuzzy', score: '0.97' }],
+      unmatchedQuery: [],
+      unmatchedName: ['plc'],
+      penalties: ['unmatched name token, score × 0.95, tokens: plc'],
+    });
+  });
+
+  it('lists the record’s non-empty fields as facts, unknown ones too, and keeps the source record apart', () => {
+    const view = flagView(flag);
+    expect(view.facts).toEqual([
+      { label: 'Listed name', value: 'BNK (UK) Ltd' },
+      { label: 'Other names', value: 'BNK UK Limited, type: aka' },
+      { label: 'Programmes', value: 'Belarus' },
+      { label: 'Identifiers', value: 'type: company_number, 06527449, country: GB' },
+      { label: 'Extra field', value: 'kept' },
+    ]);
+    expect(JSON.parse(view.sourceRecord!)).toEqual({ UniqueID: 'RUS0001' });
+  });
+
+  it('shows a flag without an explanation (a provider’s) without failing', () => {
+    const view = flagView({
+      type: 'adverse_media',
+      source: 'gdelt',
+      list: 'ADVERSE_MEDIA',
+      match_score: 0.6,
+      details: {},
+    });
+    expect(view.explanation).toBeUndefined();
+    expect(view.facts).toEqual([]);
+    expect(view.sourceRecord).toBeUndefined();
+  });
+});
