@@ -235,12 +235,12 @@ webhooks and an account with three webhooks on a receiver in another process; ${
 each after ${WARM_UP} of warm-up, in blocks of ${BLOCK} per account (deliveries are sent after the answer
 and slow down whatever request comes next, so strict alternation would charge them to the other account).
 Latency in ms as the service measures it (\`duration_ms\`, receipt to answer), and p50 as the client sees it.
-Target: the three webhooks add under 1 ms at p50 (the deliveries are written in the screening's own
-statement and sent afterwards, asynchronously).
+Target: the three webhooks add under 1 ms at p50 (one event row is written in the screening's own
+statement; the delivery worker makes its three deliveries and sends them afterwards, asynchronously).
 PostgreSQL + Redis runs one server process (\`WORKERS=1\`) so both accounts meet the same process.
-The server-side difference is the outbox statements in the screening's own statement plus whatever
+The server-side difference is the event row in the screening's own statement plus whatever
 delivery work of earlier screenings ran during the request; the client-side difference also holds
-the rest of that work (claims, signing, HTTP, recording), which in this closed loop lands on the next
+the rest of that work (fan-out, claims, signing, HTTP, recording), which in this closed loop lands on the next
 request. On the embedded database that work shares the process's one thread and one connection.
 
 | setup | webhooks | p50 ms | p90 ms | p99 ms | added p50 ms | client p50 ms | added client p50 ms |

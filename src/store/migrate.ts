@@ -7,6 +7,7 @@ import * as listSnapshotChunks from './migrations/0005-list-snapshot-chunks.js';
 import * as batches from './migrations/0006-batches.js';
 import * as dashboardUsers from './migrations/0007-dashboard-users.js';
 import * as dashboardScreenings from './migrations/0008-dashboard-screenings.js';
+import * as webhookFanOut from './migrations/0009-webhook-fan-out.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-batches': batches,
   '0007-dashboard-users': dashboardUsers,
   '0008-dashboard-screenings': dashboardScreenings,
+  '0009-webhook-fan-out': webhookFanOut,
 };
 
 class CompiledMigrations implements MigrationProvider {

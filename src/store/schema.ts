@@ -153,6 +153,8 @@ export interface WebhookEventTable {
   subject_id: string | null;
   payload: string;
   created_at: Timestamp;
+  /** Whether the delivery worker has made the event's deliveries (see webhook-outbox.ts). */
+  fanned_out: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 /** One event for one webhook (the outbox row): pending until delivered, failed or cancelled. */

@@ -19,6 +19,34 @@ export interface ClaimedDelivery {
 }
 
 /**
+ * Makes the deliveries of up to `limit` queued events (the oldest first): one per webhook of the
+ * event's account that subscribed to it when the event was stored and is not deleted, pending and
+ * due at the event's time. The events are marked in the same statement, and `SKIP LOCKED` lets
+ * instances fan out side by side: each event's deliveries are made exactly once. Returns the
+ * number of events fanned out.
+ */
+export async function fanOutEvents(db: Db, limit: number): Promise<number> {
+  const { rows } = await sql<{ events: string }>`
+    WITH picked AS (
+      SELECT id FROM webhook_events WHERE NOT fanned_out
+      ORDER BY created_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    ), marked AS (
+      UPDATE webhook_events e SET fanned_out = true FROM picked WHERE e.id = picked.id
+      RETURNING e.id, e.account_id, e.event, e.created_at
+    ), made AS (
+      INSERT INTO webhook_deliveries (id, event_id, webhook_id, status, attempts, next_attempt_at, created_at)
+      SELECT gen_random_uuid(), m.id, w.id, 'pending', 0, m.created_at, m.created_at
+      FROM marked m JOIN webhooks w ON w.account_id = m.account_id AND w.deleted_at IS NULL
+        AND m.event = ANY(w.events) AND w.created_at <= m.created_at
+      RETURNING 1
+    )
+    SELECT count(*) AS events FROM marked`.execute(db);
+  return Number(rows[0]?.events ?? 0);
+}
+
+/**
  * Claims up to `limit` due deliveries for this instance, oldest due first, straight from the
  * index of pending deliveries. `FOR UPDATE SKIP LOCKED` lets instances claim side by side
  * without waiting on or taking each other's rows. The claim moves the row's due time to the end of
@@ -76,14 +104,15 @@ export async function cancelClaimed(db: Db, delivery: ClaimedDelivery, now: Date
 
 /**
  * Removes delivery history older than `cutoff` (events with their deliveries and attempts; an event
- * with a delivery still pending stays), and webhooks deleted before it that nothing refers to.
+ * not fanned out yet or with a delivery still pending stays), and webhooks deleted before it that
+ * nothing refers to.
  */
 export async function purgeDeliveryHistory(db: Db, cutoff: Date, batchSize: number): Promise<number> {
   let total = 0;
   for (;;) {
     const deleted = await sql`
       DELETE FROM webhook_events WHERE id IN (
-        SELECT e.id FROM webhook_events e WHERE e.created_at < ${cutoff}
+        SELECT e.id FROM webhook_events e WHERE e.created_at < ${cutoff} AND e.fanned_out
           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
         ORDER BY e.created_at LIMIT ${batchSize}
       )`.execute(db);

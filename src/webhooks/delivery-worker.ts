@@ -3,7 +3,13 @@ import type { Clock } from '../clock.js';
 import { ClaimLoop } from '../store/claim-loop.js';
 import type { Db } from '../store/database.js';
 import { AttemptRecorder } from './attempt-recorder.js';
-import { type ClaimedDelivery, cancelClaimed, claimDueDeliveries, releaseClaim } from './delivery-queue.js';
+import {
+  type ClaimedDelivery,
+  cancelClaimed,
+  claimDueDeliveries,
+  fanOutEvents,
+  releaseClaim,
+} from './delivery-queue.js';
 import { retryDelayMs } from './retry-schedule.js';
 import type { SecretBox } from './secret-box.js';
 import { signatureHeaders } from './signature.js';
@@ -13,6 +19,7 @@ import {
   DELIVERY_POLL_INTERVAL_MS,
   DELIVERY_REFILL_AT,
   DELIVERY_SHUTDOWN_GRACE_MS,
+  FAN_OUT_EVENTS_PER_STATEMENT,
 } from './webhook-policy.js';
 import type { SendResult, WebhookSender } from './webhook-sender.js';
 import { webhookSecretContext } from './webhook-store.js';
@@ -49,8 +56,11 @@ export class DeliveryWorker extends ClaimLoop<ClaimedDelivery> {
     this.recorder = new AttemptRecorder(deps.db);
   }
 
-  protected claim(room: number): Promise<ClaimedDelivery[]> {
-    return claimDueDeliveries(this.deps.db, this.deps.clock.now(), room);
+  /** Makes the deliveries of every queued event first (see webhook-outbox.ts), then claims due ones. */
+  protected async claim(room: number): Promise<ClaimedDelivery[]> {
+    const { db, clock } = this.deps;
+    while ((await fanOutEvents(db, FAN_OUT_EVENTS_PER_STATEMENT)) === FAN_OUT_EVENTS_PER_STATEMENT) {}
+    return claimDueDeliveries(db, clock.now(), room);
   }
 
   protected run(delivery: ClaimedDelivery, stop: AbortSignal): Promise<void> {

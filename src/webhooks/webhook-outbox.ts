@@ -25,10 +25,12 @@ export interface QueuedEvent {
 }
 
 /**
- * The outbox statements for events of one kind: the event rows (only when a webhook of the account
- * subscribes to it) and one pending delivery per event and such webhook, due now. They read the
- * statement named `gate` (`admitted` for screenings: the one that counts them), so they are part of
- * the statement that records what the events report: both are written, or neither.
+ * The outbox statement for events of one kind: the event rows, only when a webhook of the account
+ * subscribes to it. It reads the statement named `gate` (`admitted` for screenings: the one that
+ * counts them), so it is part of the statement that records what the events report: both are
+ * written, or neither. The deliveries (one per event and subscribed webhook) are made by the
+ * delivery worker (`fanOutEvents`), so a screening writes one row here however many webhooks
+ * the account has.
  */
 export function enqueueEventStatements(
   accountId: string,
@@ -37,21 +39,15 @@ export function enqueueEventStatements(
   now: Date,
   gate = 'admitted',
 ): Record<string, RawBuilder<unknown>> {
-  const subscribed = sql`webhooks.account_id = ${accountId} AND webhooks.deleted_at IS NULL
-    AND ${event}::text = ANY(webhooks.events)`;
   const rows = events.map((e) => sql`(${newId()}::uuid, ${e.subjectId}::uuid, ${e.payload})`);
   return {
     webhook_event: sql`
-      INSERT INTO webhook_events (id, account_id, event, subject_id, payload, created_at)
-      SELECT v.id, ${accountId}, ${event}, v.subject_id, v.payload, ${now}
+      INSERT INTO webhook_events (id, account_id, event, subject_id, payload, created_at, fanned_out)
+      SELECT v.id, ${accountId}, ${event}, v.subject_id, v.payload, ${now}, false
       FROM ${sql.id(gate)}, (VALUES ${sql.join(rows)}) AS v (id, subject_id, payload)
-      WHERE EXISTS (SELECT 1 FROM webhooks WHERE ${subscribed})
+      WHERE EXISTS (SELECT 1 FROM webhooks WHERE webhooks.account_id = ${accountId}
+        AND webhooks.deleted_at IS NULL AND ${event}::text = ANY(webhooks.events))
       RETURNING id`,
-    webhook_outbox: sql`
-      INSERT INTO webhook_deliveries (id, event_id, webhook_id, status, attempts, next_attempt_at, created_at)
-      SELECT gen_random_uuid(), webhook_event.id, webhooks.id, 'pending', 0, ${now}, ${now}
-      FROM webhook_event JOIN webhooks ON ${subscribed}
-      RETURNING 1`,
   };
 }
 

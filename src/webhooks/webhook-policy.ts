@@ -37,6 +37,8 @@ export const DELIVERY_POLL_INTERVAL_MS = 1_000;
 export const DELIVERY_NUDGE_DELAY_MS = 100;
 /** Finished attempts written by one statement at most (they are written in groups). */
 export const ATTEMPTS_PER_WRITE_MAX = 100;
+/** Queued events one statement makes the deliveries of (the worker repeats it until none is left). */
+export const FAN_OUT_EVENTS_PER_STATEMENT = 500;
 /** Attempts in flight per instance; further due deliveries wait for a free slot. */
 export const DELIVERY_CONCURRENCY = 32;
 /** The worker claims more due deliveries once no more than this many attempts are in flight. */
