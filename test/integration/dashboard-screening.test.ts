@@ -82,6 +82,16 @@ describe.each(backends())('dashboard screening console ($name)', (backend) => {
     expect(page.body).not.toMatch(/\son[a-z]+=/i);
   });
 
+  it('holds the console to the API’s rate limit per user: beyond 100 screenings a minute, 429 with Retry-After', async () => {
+    const { browser } = await signedIn();
+    for (let k = 0; k < 100; k++)
+      expect((await screen(browser, { query: `Nobody Listed ${k}` })).status).toBe(303);
+    const refused = await screen(browser, { query: 'Nobody Listed Again' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body).toContain('try again in');
+  });
+
   it('counts a console screening toward the monthly quota, as the page says', async () => {
     const { user, browser } = await signedIn('starter');
     const form = await browser.get('/dashboard/screen');
