@@ -64,6 +64,11 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor a client checked out of the pool: pg-pool drops its own error listener while a client is
+  // lent, and the socket error of a database restart would then be an unhandled 'error' event that
+  // kills the process. The query in flight still fails (the request gets a 503) and the pool
+  // discards the broken client when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
