@@ -74,7 +74,7 @@ export function monthChart(month: MonthOfScreenings): MonthChart {
   const summary =
     month.total === 0
       ? `No screenings stored in ${title}.`
-      : `${month.total} screenings stored in ${title}; the busiest day was ${DAY_NAME.format(new Date(`${busiest.date}T00:00:00Z`))} with ${busiest.count}.`;
+      : `${month.total} ${month.total === 1 ? 'screening' : 'screenings'} stored in ${title}; the busiest day was ${DAY_NAME.format(new Date(`${busiest.date}T00:00:00Z`))} with ${busiest.count}.`;
   return {
     id: `chart-${month.month.slice(0, 7)}`,
     title,

@@ -39,6 +39,8 @@ export const templateHelpers = {
   dateTimeSeconds: (iso: string) => DATE_TIME_SECONDS.format(new Date(iso)),
   date: (iso: string) => DATE.format(new Date(iso)),
   number: (value: number) => NUMBER.format(value),
+  /** A count with its noun: `1 screening`, `2 screenings`. */
+  count: (value: number, noun: string) => `${NUMBER.format(value)} ${value === 1 ? noun : `${noun}s`}`,
   planName: (plan: string) => PLAN_NAMES[plan] ?? plan,
   /** How a key is shown after creation: its prefix and last four characters. */
   maskedKey: (key: { prefix: string; last4: string }) => `${key.prefix}…${key.last4}`,
