@@ -1,27 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { backends } from '../support/backends.js';
+import { DashboardBrowser, describeInChromium, LAPTOP, PHONE } from '../support/browser.js';
 import { accountWithUser } from '../support/dashboard-client.js';
 import { TestApp } from '../support/test-app.js';
 
-/** Debian's Chromium (apt-get install chromium); the tests never download a browser. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const PHONE = { width: 375, height: 740 };
-const LAPTOP = { width: 1280, height: 800 };
 const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
 /** A name on the small UK sanctions list fixture. */
 const LISTED = 'BNK UK Limited';
@@ -33,55 +19,23 @@ const PUBLIC_HOOK = 'https://93.184.215.14/hooks/screening-complete';
 /** Full-page screenshots of each step, kept as test artifacts (ignored by git), overwritten on each run. */
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/dashboard/', import.meta.url));
 
-function dashboardInChromium(suite: () => void): void {
-  if (!fs.existsSync(CHROMIUM)) {
-    describe.skip(`a customer's journey through the dashboard in Chromium (skipped: ${CHROMIUM} is not installed; apt-get install chromium)`, () => {
-      it('runs only where Chromium is installed', () => {});
-    });
-    return;
-  }
-  describe("a customer's journey through the dashboard in Chromium", suite);
-}
-
-dashboardInChromium(() => {
+describeInChromium("a customer's journey through the dashboard in Chromium", () => {
   let api: TestApp;
-  let context: BrowserContext;
-  let userDataDir: string;
-  /** Every CSP violation any page reported, from the console or the violation event. */
-  const violations: string[] = [];
+  let browser: DashboardBrowser;
 
   beforeAll(async () => {
     api = await TestApp.start(backends()[0]!, { env: { LISTS_DIR, LISTS_ENABLED: 'uk_fcdo' } });
     await api.runtime.ctx.lists.settled();
     fs.rmSync(ARTIFACTS, { recursive: true, force: true });
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'css-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: LAPTOP,
-    });
-    // Page-side code is passed as source text: this file is type-checked without the DOM library.
-    await context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) =>
-      console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI))`);
+    browser = await DashboardBrowser.launch(api.baseUrl);
   });
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await api?.close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
-  async function newPage(viewport = LAPTOP): Promise<Page> {
-    await context.clearCookies();
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.setViewportSize(viewport);
-    page.on('console', (message) => {
-      if (/Content.Security.Policy|CSP violation/i.test(message.text())) violations.push(message.text());
-    });
-    return page;
-  }
+  const newPage = (viewport = LAPTOP) => browser.newPage(viewport);
 
   /**
    * Saves the whole page as `test-artifacts/dashboard/<name>.png`. `caret: 'initial'`: hiding the
@@ -236,6 +190,6 @@ dashboardInChromium(() => {
     await snap(page, '15-keys-after-sign-out');
     await page.close();
 
-    expect(violations).toEqual([]);
+    expect(browser.violations).toEqual([]);
   }, 40_000);
 });

@@ -1,26 +1,11 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { backends } from '../support/backends.js';
+import { DashboardBrowser, describeInChromium, LAPTOP, PHONE } from '../support/browser.js';
 import { accountWithUser } from '../support/dashboard-client.js';
 import { TestApp } from '../support/test-app.js';
 
-/** Debian's Chromium (apt-get install chromium); the tests never download a browser. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const PHONE = { width: 375, height: 740 };
-const LAPTOP = { width: 1280, height: 800 };
 const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
 /** A name on the small UK sanctions list fixture. */
 const LISTED = 'BNK UK Limited';
@@ -30,63 +15,23 @@ const LISTED = 'BNK UK Limited';
  */
 const PUBLIC_HOOK = 'https://93.184.215.14/hooks/a-rather-long-path-for-a-phone-screen/screening-complete';
 
-function dashboardInChromium(suite: () => void): void {
-  if (!fs.existsSync(CHROMIUM)) {
-    describe.skip(`the dashboard's step 2 pages in Chromium (skipped: ${CHROMIUM} is not installed; apt-get install chromium)`, () => {
-      it('runs only where Chromium is installed', () => {});
-    });
-    return;
-  }
-  describe("the dashboard's webhooks, screening console and audit log in Chromium", suite);
-}
-
-dashboardInChromium(() => {
+describeInChromium("the dashboard's webhooks, screening console and audit log in Chromium", () => {
   let api: TestApp;
-  let context: BrowserContext;
-  let userDataDir: string;
-  /** Every CSP violation any page reported, from the console or the violation event. */
-  const violations: string[] = [];
+  let browser: DashboardBrowser;
 
   beforeAll(async () => {
     api = await TestApp.start(backends()[0]!, { env: { LISTS_DIR, LISTS_ENABLED: 'uk_fcdo' } });
     await api.runtime.ctx.lists.settled();
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'css-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: LAPTOP,
-    });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.baseUrl });
-    // Page-side code is passed as source text: this file is type-checked without the DOM library.
-    await context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) =>
-      console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI))`);
+    browser = await DashboardBrowser.launch(api.baseUrl);
   });
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await api?.close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
-  /** A page of a signed-out visitor: the profile's cookies are shared, so each test starts afresh. */
-  async function newPage(viewport = LAPTOP): Promise<Page> {
-    await context.clearCookies();
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.setViewportSize(viewport);
-    page.on('console', (message) => {
-      if (/Content.Security.Policy|CSP violation/i.test(message.text())) violations.push(message.text());
-    });
-    return page;
-  }
+  const newPage = (viewport = LAPTOP) => browser.newPage(viewport);
 
-  async function signIn(page: Page, user: { email: string; password: string }): Promise<void> {
-    await page.goto(`${api.baseUrl}/dashboard/sign-in`);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/dashboard/keys');
-  }
+  const signIn = (page: Page, user: { email: string; password: string }) => browser.signIn(page, user);
 
   /** Presses Tab until the focused element matches the selector (at most `limit` times). */
   async function tabTo(page: Page, selector: string, limit = 60): Promise<void> {
@@ -199,7 +144,7 @@ dashboardInChromium(() => {
       page.evaluate(`getComputedStyle(document.querySelector('.table-scroll')).overflowX`),
     ).resolves.toBe('auto');
 
-    await context.clearCookies();
+    await browser.clearCookies();
     await signIn(page, hooks);
     await page.goto(`${api.baseUrl}/dashboard/webhooks`);
     expect(await fits(page)).toBe(true);
@@ -210,6 +155,6 @@ dashboardInChromium(() => {
   });
 
   it('reported no Content-Security-Policy violation on any page', () => {
-    expect(violations).toEqual([]);
+    expect(browser.violations).toEqual([]);
   });
 });

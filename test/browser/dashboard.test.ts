@@ -1,84 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { backends } from '../support/backends.js';
+import { DashboardBrowser, describeInChromium, LAPTOP, PHONE } from '../support/browser.js';
 import { accountWithUser } from '../support/dashboard-client.js';
 import { TestApp } from '../support/test-app.js';
 
-/** Debian's Chromium (apt-get install chromium); the tests never download a browser. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const PHONE = { width: 375, height: 740 };
-const LAPTOP = { width: 1280, height: 800 };
-
-function dashboardInChromium(suite: () => void): void {
-  if (!fs.existsSync(CHROMIUM)) {
-    describe.skip(`the dashboard in Chromium (skipped: ${CHROMIUM} is not installed; apt-get install chromium)`, () => {
-      it('runs only where Chromium is installed', () => {});
-    });
-    return;
-  }
-  describe('the dashboard in Chromium', suite);
-}
-
-dashboardInChromium(() => {
+describeInChromium('the dashboard in Chromium', () => {
   let api: TestApp;
-  let context: BrowserContext;
-  let userDataDir: string;
-  /** Every CSP violation any page reported, from the console or the violation event. */
-  const violations: string[] = [];
+  let browser: DashboardBrowser;
 
   beforeAll(async () => {
     api = await TestApp.start(backends()[0]!);
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'css-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: LAPTOP,
-    });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.baseUrl });
-    // Page-side code is passed as source text: this file is type-checked without the DOM library.
-    await context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) =>
-      console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI))`);
+    browser = await DashboardBrowser.launch(api.baseUrl);
   });
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await api?.close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
-  /** A page of a signed-out visitor: the profile's cookies are shared, so each test starts afresh. */
-  async function newPage(viewport = LAPTOP): Promise<Page> {
-    await context.clearCookies();
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.setViewportSize(viewport);
-    page.on('console', (message) => {
-      if (/Content.Security.Policy|CSP violation/i.test(message.text())) violations.push(message.text());
-    });
-    return page;
-  }
+  const newPage = (viewport = LAPTOP) => browser.newPage(viewport);
 
-  async function signIn(page: Page, user: { email: string; password: string }): Promise<void> {
-    await page.goto(`${api.baseUrl}/dashboard/sign-in`);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/dashboard/keys');
-  }
+  const signIn = (page: Page, user: { email: string; password: string }) => browser.signIn(page, user);
 
   it('signs in with the keyboard alone, with a visible focus indicator', async () => {
     const user = await accountWithUser(api);
@@ -203,6 +146,6 @@ dashboardInChromium(() => {
   });
 
   it('reported no Content-Security-Policy violation on any page', () => {
-    expect(violations).toEqual([]);
+    expect(browser.violations).toEqual([]);
   });
 });
