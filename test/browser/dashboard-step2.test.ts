@@ -91,7 +91,7 @@ describeInChromium("the dashboard's webhooks, screening console and audit log in
     const secret = (await shown.textContent())!.trim();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     await expect(page.getByText('it will not be shown again').isVisible()).resolves.toBe(true);
-    await expect(page.evaluate('document.activeElement.id')).resolves.toBe('new-secret-title');
+    await browser.focusIsOn(page, 'new-secret-title');
     await page.getByRole('button', { name: 'Copy secret' }).click();
     await page.getByText('Copied to the clipboard.').waitFor();
     await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(secret);

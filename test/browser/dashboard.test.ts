@@ -28,6 +28,7 @@ describeInChromium('the dashboard in Chromium', () => {
     const page = await newPage();
     await page.goto(`${api.baseUrl}/dashboard/sign-in`);
     // The email field has focus on arrival; Tab moves on, Enter submits.
+    await browser.focusIsOn(page, 'email');
     await page.keyboard.type(user.email);
     await page.keyboard.press('Tab');
     const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
@@ -51,7 +52,7 @@ describeInChromium('the dashboard in Chromium', () => {
     expect(key).toMatch(/^cs_live_[0-9A-Za-z]{32}$/);
     await expect(page.getByText('it will not be shown again').isVisible()).resolves.toBe(true);
     // Focus moved to the new key's heading (htmx swapped the panel in).
-    await expect(page.evaluate('document.activeElement.id')).resolves.toBe('new-key-title');
+    await browser.focusIsOn(page, 'new-key-title');
     const copy = page.getByRole('button', { name: 'Copy key' });
     await expect(copy.isVisible()).resolves.toBe(true);
     await copy.click();

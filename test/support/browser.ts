@@ -86,6 +86,15 @@ export class DashboardBrowser {
     await page.waitForURL('**/dashboard/keys');
   }
 
+  /**
+   * Waits until the focused element has this id: autofocus and the focus moves made after an htmx
+   * swap happen a moment after the page or the swap is in place, later still on a loaded machine.
+   * Fails (after the page's default timeout) when focus never gets there.
+   */
+  async focusIsOn(page: Page, id: string): Promise<void> {
+    await page.waitForFunction(`document.activeElement?.id === ${JSON.stringify(id)}`);
+  }
+
   async close(): Promise<void> {
     await this.context.close();
     fs.rmSync(this.userDataDir, { recursive: true, force: true });
