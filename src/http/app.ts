@@ -57,6 +57,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', String(request.id));
+    // Every body is read as the type it is labelled with: a browser opening an API answer (a
+    // problem document that echoes a path, a CSV of results) never runs it as a page or a script.
+    reply.header('X-Content-Type-Options', 'nosniff');
   });
   registerProblemResponses(app);
   // The audit trail first: while rows cannot be written, nothing else is looked at.

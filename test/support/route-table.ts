@@ -7,6 +7,8 @@ export interface RecordedRoute {
   url: string;
   /** `config.auth` of the route, or what the authentication plugin assumes without it. */
   auth: 'key' | 'admin' | 'none';
+  /** `config.dashboard` of a dashboard route: who may use it (undefined for static files). */
+  dashboard?: 'signed-in' | 'public';
   schema: RouteOptions['schema'];
 }
 
@@ -26,6 +28,7 @@ export function recordingFastify<M extends FastifyModule>(mod: M, routes: Record
       for (const method of [route.method].flat()) {
         const auth = route.config?.auth ?? (route.url.startsWith('/v1/') ? 'key' : 'none');
         const entry = { method, url: route.url, auth } as RecordedRoute;
+        if (route.config?.dashboard) entry.dashboard = route.config.dashboard;
         // Kept out of sight so that a failing case prints as its method and URL, not its whole schema.
         Object.defineProperty(entry, 'schema', { value: route.schema, enumerable: false });
         routes.push(entry);

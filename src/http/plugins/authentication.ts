@@ -94,6 +94,9 @@ export function registerAuthentication(app: FastifyInstance, deps: Authenticatio
     // Unknown paths under /v1 still need a key: callers learn nothing about routes without one, and
     // their 404s are audited under their account.
     const auth = request.routeOptions.config.auth ?? (request.url.startsWith('/v1/') ? 'key' : 'none');
+    // Answers to credentialed requests are the caller's own (a new key, a webhook secret, screened
+    // names): no browser or proxy may keep a copy, refusals included.
+    if (auth !== 'none') reply.header('Cache-Control', 'no-store');
     if (auth === 'key') return authenticateKey(deps, request, reply);
     if (auth === 'admin') {
       const token = bearerToken(request);

@@ -166,7 +166,7 @@ export function answerClientError(
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${kind.status} ${STATUS_CODES[kind.status]}\r\n` +
-        'Content-Type: application/problem+json; charset=utf-8\r\n' +
+        'Content-Type: application/problem+json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
