@@ -8,6 +8,7 @@ import * as batches from './migrations/0006-batches.js';
 import * as dashboardUsers from './migrations/0007-dashboard-users.js';
 import * as dashboardScreenings from './migrations/0008-dashboard-screenings.js';
 import * as webhookFanOut from './migrations/0009-webhook-fan-out.js';
+import * as lz4Compression from './migrations/0010-lz4-compression.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-dashboard-users': dashboardUsers,
   '0008-dashboard-screenings': dashboardScreenings,
   '0009-webhook-fan-out': webhookFanOut,
+  '0010-lz4-compression': lz4Compression,
 };
 
 class CompiledMigrations implements MigrationProvider {
