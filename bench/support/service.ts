@@ -46,6 +46,8 @@ export async function startService(
       DATA_DIR: dataDir,
       ADMIN_TOKEN: adminToken,
       LOG_LEVEL: 'warn',
+      // As `npm start` runs the service (package.json): see "Memory" in docs/deployment.md.
+      MALLOC_ARENA_MAX: '2',
       ...NO_REMOTE_PROVIDERS,
       ...extraEnv,
     },

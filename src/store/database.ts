@@ -30,10 +30,11 @@ export const DATABASE_STATEMENT_TIMEOUT_MS = 15_000;
 /**
  * The embedded database's buffer pool. PostgreSQL's default, 128 MB, lives in PGlite's WebAssembly
  * memory, which grows to hold it at start and never shrinks (about 140 MB more RSS, measured in
- * docs/benchmarks.md); 32 MB fits in the memory PGlite starts with, and the data files stay in the
- * operating system's page cache anyway.
+ * docs/benchmarks.md); the data files stay in the operating system's page cache anyway. 16 MB
+ * rather than 32 MB: about 25 MB less RSS once the pool has filled, and no slower on the batch bench
+ * (docs/benchmarks.md, lists section).
  */
-export const EMBEDDED_SHARED_BUFFERS_MB = 32;
+export const EMBEDDED_SHARED_BUFFERS_MB = 16;
 const EMBEDDED_START_PARAMS = [
   ...PGlite.defaultStartParams,
   '-c',
