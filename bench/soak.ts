@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
+import { MEMORY_CACHE_MAX_ENTRIES } from '../src/store/result-cache.js';
 import { createSchema } from '../test/support/postgres-schema.js';
 import { loadListEntities } from './matching/list-names.js';
 import { makeQueries } from './matching/queries.js';
@@ -28,6 +29,13 @@ const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
  */
 const SOAK_RATE = Number(process.env.SOAK_RATE ?? 20);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 4);
+/**
+ * Distinct screenings sent as fast as the service answers before the soak starts, so that the soak
+ * measures the steady state: the embedded in-memory result cache full (its entry cap), the JIT and
+ * the indexes' per-token caches warm. Without it the cache fills during the soak and its RSS rises
+ * by design, which says nothing about a leak.
+ */
+const WARMUP_SCREENINGS = Number(process.env.SOAK_WARMUP ?? MEMORY_CACHE_MAX_ENTRIES);
 const RSS_SAMPLE_SECONDS = 10;
 const BUCKET_SECONDS = 60;
 const LISTS_DIR = '../shared/data/lists';
@@ -72,11 +80,44 @@ interface SoakFigures {
   p99: number;
   minutes: Minute[];
   rss: { second: number; mb: number }[];
+  rssAfterWarmUp: number;
   loadBefore: number[];
   loadAfter: number[];
 }
 
-async function soak(setup: string, service: RunningService, bodies: string[]): Promise<SoakFigures> {
+/** autocannon's request list: `POST /v1/screen` with the bodies in turn, over and over. */
+function screenings(service: RunningService, bodies: string[]): autocannon.Request[] {
+  let next = 0;
+  return [
+    {
+      method: 'POST',
+      path: '/v1/screen',
+      headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
+      setupRequest: (req: autocannon.Request) => ({ ...req, body: bodies[next++ % bodies.length] }),
+    },
+  ];
+}
+
+/** Sends every warm-up body once, ten at a time, as fast as the service answers; returns the RSS after. */
+async function warmUp(service: RunningService, bodies: string[]): Promise<number> {
+  if (bodies.length === 0) return rssMb(service.pid);
+  const result = await autocannon({
+    url: service.url,
+    connections: 10,
+    amount: bodies.length,
+    requests: screenings(service, bodies),
+  });
+  console.log(
+    `warm-up: ${result.requests.total} screenings, non-2xx ${result.non2xx}, RSS ${rssMb(service.pid)} MB`,
+  );
+  return rssMb(service.pid);
+}
+
+async function soak(
+  setup: string,
+  service: RunningService,
+  { bodies, warmup }: { bodies: string[]; warmup: string[] },
+): Promise<SoakFigures> {
   await waitUntilHealthy(service, 5);
   const accounts = await apiCall<{ data: { id: string }[] }>(
     service,
@@ -89,6 +130,7 @@ async function soak(setup: string, service: RunningService, bodies: string[]): P
     plan: 'enterprise',
     rate_limit_per_minute: 1_000_000,
   });
+  const rssAfterWarmUp = await warmUp(service, warmup);
   const loadBefore = os.loadavg();
   const started = Date.now();
   const rss: SoakFigures['rss'] = [{ second: 0, mb: rssMb(service.pid) }];
@@ -98,7 +140,6 @@ async function soak(setup: string, service: RunningService, bodies: string[]): P
   }, RSS_SAMPLE_SECONDS * 1000);
   const latencies: number[][] = [];
   const statuses = new Map<number, number>();
-  let next = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -106,14 +147,7 @@ async function soak(setup: string, service: RunningService, bodies: string[]): P
         connections: CONNECTIONS,
         duration: SOAK_SECONDS,
         overallRate: SOAK_RATE,
-        requests: [
-          {
-            method: 'POST',
-            path: '/v1/screen',
-            headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
-            setupRequest: (req: object) => ({ ...req, body: bodies[next++ % bodies.length] }),
-          },
-        ],
+        requests: screenings(service, bodies),
       },
       (error, finished) => (error ? reject(error) : resolve(finished)),
     );
@@ -152,6 +186,7 @@ async function soak(setup: string, service: RunningService, bodies: string[]): P
     p99: result.latency.p99,
     minutes,
     rss,
+    rssAfterWarmUp,
     loadBefore,
     loadAfter: os.loadavg(),
   };
@@ -177,21 +212,27 @@ p99 ${f.p99} ms. Load average (1/5/15 min) before ${load(f.loadBefore)}, after $
 |---|---|---|---|---|
 ${minuteRows}
 
-RSS of the service process (MB, every ${RSS_SAMPLE_SECONDS} s): ${rssLine}.`;
+RSS of the service process (MB, every ${RSS_SAMPLE_SECONDS} s from the start of the soak, after the
+warm-up): ${rssLine}.`;
   });
   return `## ${title} (\`npm run bench:soak\`)
 
 The service in its own process (\`src/main.ts\` under tsx) with every list of \`../shared/data/lists\`
 loaded (\`LISTS_ENABLED=all\`), remote providers off; autocannon sends distinct realistic screenings
 (misspelt, reordered and transliterated listed names and unrelated names, no cache hits) at a fixed
-${SOAK_RATE} req/s over ${CONNECTIONS} connections for ${SOAK_SECONDS} s. Per-minute latencies are
+${SOAK_RATE} req/s over ${CONNECTIONS} connections for ${SOAK_SECONDS} s, after a warm-up of
+${WARMUP_SCREENINGS} other distinct screenings sent as fast as it answers (the embedded in-memory
+result cache holds ${MEMORY_CACHE_MAX_ENTRIES} results: the warm-up fills it, so the soak sees the
+steady state; RSS after the warm-up: ${figures.map((f) => `${f.rssAfterWarmUp} MB`).join(', ')}). Per-minute latencies are
 the raw answer times autocannon reports for each response; RSS is read from \`/proc/PID/status\`.
 ${machineLine()}; ${os.cpus().length} cores shared with other engineers' test runs (see the load average).
 
 ${parts.join('\n\n')}`;
 }
 
-const bodies = distinctBodies(Math.ceil(SOAK_RATE * SOAK_SECONDS * 1.1) + 100);
+const soakCount = Math.ceil(SOAK_RATE * SOAK_SECONDS * 1.1) + 100;
+const all = distinctBodies(soakCount + WARMUP_SCREENINGS);
+const bodies = { bodies: all.slice(0, soakCount), warmup: all.slice(soakCount) };
 const env = { LISTS_DIR, LISTS_ENABLED: 'all' };
 const results: SoakFigures[] = [];
 if (process.env.DATABASE_URL && process.env.REDIS_URL) {
