@@ -11,6 +11,7 @@ import type { Db } from '../store/database.js';
 import type { ResultCache } from '../store/result-cache.js';
 import { screeningCacheKey } from './cache-key.js';
 import { fanOut } from './fan-out.js';
+import { GroupCommit, writeTogetherThenAlone } from './group-commit.js';
 import { assessRisk } from './risk.js';
 import { listScreenings, type ScreeningHistoryPage } from './screening-history.js';
 import { FLAGS_PER_SOURCE_LIMIT, RESULT_CACHE_TTL_MS } from './screening-policy.js';
@@ -77,20 +78,29 @@ type Evaluated = { result: StoredResult; started: number } & (
  * count and store the screening, and answer repeated questions from the cache.
  */
 export class ScreeningService {
+  /** Concurrent screenings of one subject are counted and stored together (see GroupCommit). */
+  private readonly commits = new GroupCommit<{ subject: UsageSubject; evaluated: Evaluated }>((items) =>
+    this.store(
+      items[0]!.subject,
+      items.map((i) => i.evaluated),
+    ),
+  );
+
   constructor(private readonly deps: ScreeningServiceDeps) {}
 
   async screen(key: ScreeningSubject, request: ScreeningRequest): Promise<ScreeningResult> {
     const subject = subjectOf(key);
     const evaluated = await this.evaluate(subject, request);
-    await this.store(subject, [evaluated]);
+    await this.commits.submit(commitKey(subject), { subject, evaluated });
     return answer(evaluated);
   }
 
   /**
    * Screens several requests of one key (batch items) exactly as `screen` would, one by one, but
    * counts and stores them in one statement: one round trip and one quota increment for the group.
-   * When the month has no room for the whole group, each is stored alone until it is full. Each
-   * request's outcome is its result, or the ServiceError `screen` would have thrown.
+   * When the month has no room for the whole group, each is stored alone until it is full (a lone
+   * item too: its outcome is then `quota-exceeded`). Each request's outcome is its result, or the
+   * ServiceError `screen` would have thrown.
    */
   async screenGroup(
     key: ScreeningSubject,
@@ -108,23 +118,24 @@ export class ScreeningService {
     const screened = outcomes.flatMap((o, index) =>
       o instanceof ServiceError ? [] : [{ index, evaluated: o }],
     );
-    const recorded = (group: typeof screened) => () =>
+    const recorded = (group: readonly (typeof screened)[number][]) => () =>
       recordedWith?.(group.map(({ index, evaluated }) => ({ index, result: evaluated.result }))) ?? {};
-    try {
-      await this.store(
-        subject,
-        screened.map((s) => s.evaluated),
-        recorded(screened),
-      );
-    } catch (error) {
-      if (!isQuotaExceeded(error) || screened.length === 1) throw error;
-      for (const one of screened) {
-        await this.store(subject, [one.evaluated], recorded([one])).catch((e: unknown) => {
-          if (!isQuotaExceeded(e)) throw e;
-          outcomes[one.index] = e;
-        });
-      }
-    }
+    // Only a full month makes members' outcomes differ; any other failure fails the whole group.
+    const stored = await writeTogetherThenAlone(
+      screened,
+      (group) =>
+        this.store(
+          subject,
+          group.map((s) => s.evaluated),
+          recorded(group),
+        ),
+      isQuotaExceeded,
+    );
+    stored.forEach((outcome, k) => {
+      if (outcome.written) return;
+      if (!isQuotaExceeded(outcome.error)) throw outcome.error;
+      outcomes[screened[k]!.index] = outcome.error;
+    });
     return outcomes.map((o) => (o instanceof ServiceError ? o : answer(o)));
   }
 
@@ -239,6 +250,11 @@ function subjectOf(key: ScreeningSubject): UsageSubject {
     plan: key.plan,
     userId: 'userId' in key ? key.userId : null,
   };
+}
+
+/** Screenings stored in one statement share everything the statement takes from its subject. */
+function commitKey(subject: UsageSubject): string {
+  return `${subject.accountId}|${subject.keyId ?? ''}|${subject.userId ?? ''}|${subject.plan}`;
 }
 
 function answer(evaluated: Evaluated): ScreeningResult {

@@ -46,6 +46,16 @@ describe.each(backends())('screening: the contract of each status ($name)', (sha
 
   const screen = (key: string, body: unknown) => api.request('POST', '/v1/screen', { key, body });
 
+  /** A Starter account (500 a month) that has already used `count` screenings this month. */
+  async function starterAccountWithUsage(count: number): Promise<{ key: string }> {
+    const { key, account } = await api.createAccount('starter');
+    await api.runtime.ctx.db
+      .insertInto('usage_counters')
+      .values({ account_id: account.id, month: `${new Date().toISOString().slice(0, 7)}-01`, count })
+      .execute();
+    return { key };
+  }
+
   it('answers 401 without a key and 403 with a revoked one, before validating the body', async () => {
     expect((await api.request('POST', '/v1/screen', { body: { nonsense: true } })).status).toBe(401);
     const { key, keyId } = await api.createAccount();
@@ -95,11 +105,7 @@ describe.each(backends())('screening: the contract of each status ($name)', (sha
   });
 
   it('answers 402 once the month is used up, before any work, and counts nothing more', async () => {
-    const { key, account } = await api.createAccount('starter');
-    await api.runtime.ctx.db
-      .insertInto('usage_counters')
-      .values({ account_id: account.id, month: `${new Date().toISOString().slice(0, 7)}-01`, count: 499 })
-      .execute();
+    const { key } = await starterAccountWithUsage(499);
     expect((await screen(key, { query: 'Acme Holdings' })).status).toBe(200);
     const refused = await screen(key, { query: 'Another Name' });
     expect(refused.status).toBe(402);
@@ -108,6 +114,25 @@ describe.each(backends())('screening: the contract of each status ($name)', (sha
       count: 500,
       remaining: 0,
     });
+  });
+
+  it('admits exactly the screenings the month has room for when one key sends many at once, and stores each admitted one', async () => {
+    // Concurrent screenings of one key are counted and stored together (group commit); a group
+    // the month cannot hold whole must still admit exactly the room left, one by one.
+    const { key } = await starterAccountWithUsage(488);
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => screen(key, { query: `Concurrent Name ${i}` })),
+    );
+    const admitted = answers.filter((a) => a.status === 200);
+    expect(admitted).toHaveLength(12);
+    expect(answers.filter((a) => a.status === 402)).toHaveLength(12);
+    expect((await api.request('GET', '/v1/usage', { key })).body.current_month).toMatchObject({
+      count: 500,
+      remaining: 0,
+      key_count: 12,
+    });
+    for (const a of admitted)
+      expect((await api.request('GET', `/v1/screen/${a.body.id}`, { key })).body.id).toBe(a.body.id);
   });
 
   it('answers 422 when none of the requested sources is configured here', async () => {
