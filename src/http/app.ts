@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { registerDashboard } from '../dashboard/dashboard.js';
 import type { App, AppContext } from './context.js';
+import { registerJsonBodyParser } from './json-body-parser.js';
 import { registerAuditTrail } from './plugins/audit-trail.js';
 import { registerAuthentication } from './plugins/authentication.js';
 import { answerClientError, registerProblemResponses, sendProblem } from './plugins/problem-responses.js';
@@ -54,6 +55,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.setValidatorCompiler(compileValidator);
   // Request bodies are JSON only: a text/plain body is refused with 415, not half-parsed.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', String(request.id));

@@ -91,7 +91,9 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     throw error;
   }
   // The PGlite adapter breaks with more than one connection, so the pool holds exactly one.
-  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
+  const config = createPgConfig(pglite);
+  sendWellFormedText(config.connection);
+  const pool = new pg.Pool({ ...config, max: 1 });
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -101,6 +103,32 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
       await pglite.close();
       lock?.release();
     },
+  };
+}
+
+interface BindMessage {
+  values?: unknown[];
+  valueMapper?: (value: unknown, index: number) => unknown;
+}
+
+/**
+ * PGlite's message writer sizes a text parameter with its own UTF-8 length count, which is short
+ * by a byte or more for a lone surrogate (it takes each low surrogate for the end of a pair): the
+ * value's last characters are cut or it becomes invalid UTF-8. node-postgres writes U+FFFD for a
+ * lone surrogate, as Buffer does; so does this, before PGlite counts, so both databases store the
+ * same text. Input is made well-formed where it enters (well-formed-json.ts); this is the net.
+ */
+function sendWellFormedText(connection: { bind(message: BindMessage): void }): void {
+  const bind = connection.bind.bind(connection);
+  connection.bind = (message) => {
+    const mapper = message.valueMapper;
+    bind({
+      ...message,
+      valueMapper: (value, index) => {
+        const mapped = mapper ? mapper(value, index) : value;
+        return typeof mapped === 'string' && !mapped.isWellFormed() ? mapped.toWellFormed() : mapped;
+      },
+    });
   };
 }
 

@@ -36,4 +36,25 @@ describe.each(backends())('screening storage ($name)', (backend) => {
     const read = await api.request('GET', `/v1/screen/${screened.body.id}`, { key });
     expect(read.body).toEqual({ ...screened.body, duration_ms: read.body.duration_ms });
   });
+
+  it('stores text with lone surrogates as U+FFFD, as any UTF-8 encoder does, losing no character after them', async () => {
+    // JSON escapes can carry lone surrogates, which UTF-8 cannot; the embedded driver used to
+    // miscount such a value's length and cut its last characters.
+    const { key } = await api.createAccount('enterprise');
+    const name = '\u0080\udfffa key \ud800';
+    const created = await api.request('POST', '/v1/keys', { key, body: { name } });
+    expect(created.status).toBe(201);
+    expect(created.body.name).toBe('\u0080\ufffda key \ufffd');
+    const listed = await api.request('GET', '/v1/keys', { key });
+    expect(listed.body.data.map((k: { name: string }) => k.name)).toContain('\u0080\ufffda key \ufffd');
+
+    const screened = await api.request('POST', '/v1/screen', {
+      key,
+      body: { query: 'Ab\udfffcd Ef', type: 'person' },
+    });
+    expect(screened.status).toBe(200);
+    expect(screened.body.entity).toBe('ab\ufffdcd ef');
+    const read = await api.request('GET', `/v1/screen/${screened.body.id}`, { key });
+    expect(read.body.entity).toBe('ab\ufffdcd ef');
+  });
 });

@@ -1,4 +1,5 @@
 import { timeLimited } from '../../time-limit.js';
+import { parseWellFormedJson } from '../../well-formed-json.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import { ProviderError } from './provider-error.js';
 import {
@@ -55,7 +56,7 @@ export class ProviderHttp {
   async json<T = unknown>(request: ProviderRequest, signal: AbortSignal): Promise<T> {
     const answer = await this.call(request, signal);
     try {
-      return JSON.parse(answer.body.toString('utf8')) as T;
+      return parseWellFormedJson<T>(answer.body.toString('utf8'));
     } catch {
       throw this.error('malformed', 'the answer is not valid JSON');
     }
