@@ -266,7 +266,8 @@ export const SETTINGS = [
     variable: 'DATABASE_POOL_SIZE',
     key: 'databasePoolSize',
     defaultText: '10',
-    description: 'Connections per process to PostgreSQL (the embedded database always uses one).',
+    description:
+      'Connections per process to PostgreSQL, plus 2 of its webhook delivery thread (the embedded database always uses one).',
     parse: integer(1, 200, 10),
   }),
   setting({

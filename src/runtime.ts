@@ -37,6 +37,11 @@ import { FailureLimiter, RequestRateLimiter } from './store/rate-limiter.js';
 import { connectRedis, waitUntilReady } from './store/redis.js';
 import { MemoryResultCache, RedisResultCache } from './store/result-cache.js';
 import { DeliveryHistoryPurge } from './webhooks/delivery-history-purge.js';
+import {
+  DeliveryThread,
+  type DeliveryThreadSettings,
+  type WebhookDelivery,
+} from './webhooks/delivery-thread.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
 import { EndpointGuard, type EndpointPolicy } from './webhooks/endpoint-guard.js';
 import { SecretBox } from './webhooks/secret-box.js';
@@ -68,7 +73,7 @@ export interface Runtime {
   adminTokenFile: string | undefined;
   defaultAccount: DefaultAccount | undefined;
   /** Sends webhook deliveries; tests call `settle()` on it after moving the clock. */
-  webhookDelivery: DeliveryWorker;
+  webhookDelivery: WebhookDelivery;
   /** Screens batch items; tests call `settle()` on it. */
   batchWork: BatchWorker;
   /** Flushes pending writes, then closes Redis and the database. */
@@ -93,6 +98,8 @@ export interface ServiceDeps {
   webhooks?: WebhookSettings;
   /** The remote providers; without them none is queried (tests of other parts). */
   providers?: ProviderSettings;
+  /** Deliveries are sent from a thread of their own with these settings (PostgreSQL, real time). */
+  deliveryThread?: DeliveryThreadSettings;
 }
 
 export interface WebhookSettings {
@@ -110,7 +117,7 @@ const NO_WEBHOOK_SETTINGS: WebhookSettings = {
 
 export interface Services {
   ctx: AppContext;
-  webhookDelivery: DeliveryWorker;
+  webhookDelivery: WebhookDelivery;
   batchWork: BatchWorker;
   /** Writes what is buffered (audit rows, last-used times) and stops listening for broadcasts. */
   close(): Promise<void>;
@@ -151,13 +158,9 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const webhookSettings = deps.webhooks ?? NO_WEBHOOK_SETTINGS;
   const guard = new EndpointGuard(webhookSettings.policy);
   const secrets = new SecretBox(webhookSettings.secretKey);
-  const webhookDelivery = new DeliveryWorker({
-    db,
-    clock,
-    logger,
-    secrets,
-    sender: new WebhookSender(guard),
-  });
+  const webhookDelivery: WebhookDelivery = deps.deliveryThread
+    ? new DeliveryThread(deps.deliveryThread, logger)
+    : new DeliveryWorker({ db, clock, logger, secrets, sender: new WebhookSender(guard) });
   const webhookHistory = new DeliveryHistoryPurge(db, clock, logger);
   // The embedded database has one writer, this process (its folder is locked); PostgreSQL may have
   // several instances. Usage counts and webhook subscriptions are remembered accordingly.
@@ -310,6 +313,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     screeningRetentionMonths: config.screeningRetentionMonths,
     webhooks: webhookSettingsFromConfig(config, logger),
     providers: providerSettingsFromConfig(config, openSanctionsMode(config) === 'api'),
+    // A thread has no way to share a test's fake clock, so tests that move time keep deliveries here.
+    ...(config.databaseUrl && !options.clock
+      ? { deliveryThread: deliveryThreadSettings(config, config.databaseUrl, logger) }
+      : {}),
   });
   const defaultAccount = options.bootstrap
     ? await bootstrapDefaultAccount(database.db, services.ctx.accounts, services.ctx.users)
@@ -340,6 +347,24 @@ async function screenEvery(
   return answers.flatMap((answer) => (answer.status === 'fulfilled' ? answer.value : []));
 }
 
+function endpointPolicy(config: Config): EndpointPolicy {
+  return { allowPrivateNetworks: config.webhookAllowPrivateNetworks, allowHttp: config.webhookAllowHttp };
+}
+
+function deliveryThreadSettings(
+  config: Config,
+  databaseUrl: string,
+  logger: FastifyBaseLogger,
+): DeliveryThreadSettings {
+  return {
+    databaseUrl,
+    secretKey: config.secretKey,
+    dataDir: config.dataDir,
+    policy: endpointPolicy(config),
+    logLevel: logger.level,
+  };
+}
+
 /** The webhook settings of the configuration; the escape hatches are loud, as they weaken the SSRF guard. */
 function webhookSettingsFromConfig(config: Config, logger: FastifyBaseLogger): WebhookSettings {
   if (config.webhookAllowPrivateNetworks) {
@@ -358,7 +383,7 @@ function webhookSettingsFromConfig(config: Config, logger: FastifyBaseLogger): W
     );
   }
   return {
-    policy: { allowPrivateNetworks: config.webhookAllowPrivateNetworks, allowHttp: config.webhookAllowHttp },
+    policy: endpointPolicy(config),
     secretKey: () => loadOrCreateSecretKey(config.secretKey, config.dataDir),
   };
 }

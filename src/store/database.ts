@@ -44,7 +44,7 @@ const EMBEDDED_START_PARAMS = [
 // Both databases go through the `pg` driver, so one code path serves both (bigint as string, etc.).
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database = options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.poolSize)
+    ? connectPostgres(options.databaseUrl, options.poolSize)
     : openPglite(options.dataDir);
   const opened = await database;
   try {
@@ -56,7 +56,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return opened;
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+/**
+ * A pool on an already migrated PostgreSQL database, for a worker thread of this process (the
+ * webhook delivery thread): `openDatabase` migrates first, and does so once per process.
+ */
+export function connectPostgres(url: string, poolSize: number): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,

@@ -48,6 +48,12 @@ export const DELIVERY_REFILL_AT = DELIVERY_CONCURRENCY / 2;
  * instance that died mid-attempt leaves a claim to expire, and the attempt is then made again.
  */
 export const DELIVERY_CLAIM_LEASE_MS = 5 * 60_000;
+/** PostgreSQL connections of each instance's delivery thread (claims and records; sends need none). */
+export const DELIVERY_THREAD_POOL_SIZE = 2;
+/** The delivery thread's niceness on Linux (0 is the process's own, 19 the lowest priority). */
+export const DELIVERY_THREAD_NICENESS = 10;
+/** A delivery thread that stopped unexpectedly is started again after this pause. */
+export const DELIVERY_THREAD_RESTART_DELAY_MS = 1_000;
 /** On shutdown, attempts in flight get this long to finish before they are abandoned (and re-sent later). */
 export const DELIVERY_SHUTDOWN_GRACE_MS = 5_000;
 

@@ -7,6 +7,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthOf } from '../../src/accounts/usage.js';
 import { purgeDeliveryHistory } from '../../src/webhooks/delivery-queue.js';
+import { DeliveryThread } from '../../src/webhooks/delivery-thread.js';
+import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { maxRetryJitterMs } from '../../src/webhooks/retry-schedule.js';
 import { type Backend, backends } from '../support/backends.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -129,6 +131,28 @@ describe.each(backends())('webhook delivery ($name)', (shared) => {
         expect(status.body.last_delivery_at).toBe(log.body.data[0].attempted_at);
       } finally {
         await Promise.all([first.close(), second.close(), batchOnly.close()]);
+      }
+    });
+
+    it('sends from a thread of its own on PostgreSQL, started again if it stops, losing nothing queued meanwhile', async () => {
+      const delivery = api.runtime.webhookDelivery;
+      // The embedded database has one connection, in the main thread: deliveries are sent there.
+      if (backend.databaseUrl === undefined) {
+        expect(delivery).toBeInstanceOf(DeliveryWorker);
+        return;
+      }
+      expect(delivery).toBeInstanceOf(DeliveryThread);
+      const receiver = await WebhookReceiver.start();
+      try {
+        const { key, webhook } = await setUp(api, receiver);
+        await (delivery as DeliveryThread).thread?.terminate(); // as a crash would stop it
+        const result = await screen(api, key);
+        const [request] = await receiver.waitFor(1);
+        expect(serviceSignatureHolds(request!, webhook.secret)).toBe(true);
+        expect(JSON.parse(request!.body.toString('utf8'))).toMatchObject({ screening_id: result.id });
+        expect((delivery as DeliveryThread).thread).toBeDefined();
+      } finally {
+        await receiver.close();
       }
     });
 

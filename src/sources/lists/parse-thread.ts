@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../worker-thread.js';
 import type { ParsedVersion } from './parsed-version.js';
 import type { ListParserDescriptor } from './parsers/types.js';
 import type { SnapshotChunk } from './snapshot-chunks.js';
@@ -18,20 +19,6 @@ export type ParseResponse = { id: number } & ({ ok: ParsedVersion } | { error: s
 interface Pending {
   resolve(parsed: ParsedVersion): void;
   reject(error: unknown): void;
-}
-
-// Built, this module is parse-thread.js beside parse-worker.js. Run from source (tsx, vitest) it is
-// TypeScript, and so is the worker's entry: the thread then registers tsx's loader first (Node 20
-// does not pass loader hooks on to worker threads).
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(`./parse-worker.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url);
-
-function startWorker(): Worker {
-  if (!FROM_SOURCE) return new Worker(WORKER_URL);
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const entry = JSON.stringify(WORKER_URL.href);
-  const bootstrap = `import(${tsx}).then(({ register }) => { register(); return import(${entry}); });`;
-  return new Worker(bootstrap, { eval: true });
 }
 
 /**
@@ -91,7 +78,7 @@ export class ParseThread {
 
   private running(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker();
+    const worker = startModuleWorker(import.meta.url, 'parse-worker');
     worker.on('message', (response: ParseResponse) => {
       const pending = this.pending.get(response.id);
       this.pending.delete(response.id);
