@@ -272,14 +272,10 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     batchWork,
     close: async () => {
       // Bounded: attempts and items in flight get a few seconds, then resume after the restart.
-      await batchWork.close();
-      await Promise.all([
-        lists.close(),
-        retention.close(),
-        sessionPurge.close(),
-        webhookDelivery.close(),
-        webhookHistory.close(),
-      ]);
+      // Both at once, so that their grace periods fit in the server's shutdown budget together; the
+      // items go before the lists they screen against.
+      await Promise.all([batchWork.close(), webhookDelivery.close()]);
+      await Promise.all([lists.close(), retention.close(), sessionPurge.close(), webhookHistory.close()]);
       await Promise.all([audit.flush(), lastUsed.flush()]);
       await broadcast.close();
     },

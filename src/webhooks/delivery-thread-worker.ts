@@ -37,8 +37,11 @@ worker.start();
 function lowerThisThreadsPriority(): void {
   try {
     // On Linux a thread is a task with its own id, which setpriority() takes like a process id.
-    const taskId = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(taskId) && taskId > 0) os.setPriority(taskId, DELIVERY_THREAD_NICENESS);
+    // "<pid>/task/<tid>"; anything else (another PID namespace's /proc) is left alone.
+    const link = /^(\d+)\/task\/(\d+)$/.exec(fs.readlinkSync('/proc/thread-self'));
+    const taskId = Number(link?.[2]);
+    if (link && Number(link[1]) === process.pid && taskId !== process.pid)
+      os.setPriority(taskId, DELIVERY_THREAD_NICENESS);
   } catch {
     // Not Linux, or no /proc: the thread keeps the process's priority.
   }
@@ -52,9 +55,14 @@ parentPort?.on('message', async (message: ToDeliveryThread) => {
     await worker.settle();
     answer({ type: 'settled', id: message.id });
   } else {
-    await worker.close();
-    await database.close();
-    answer({ type: 'closed' });
-    parentPort?.close();
+    try {
+      await worker.close();
+      await database.close();
+    } catch (error) {
+      logger.error({ err: error }, 'the webhook delivery thread did not close cleanly');
+    } finally {
+      answer({ type: 'closed' });
+      parentPort?.close();
+    }
   }
 });

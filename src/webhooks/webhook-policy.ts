@@ -52,8 +52,11 @@ export const DELIVERY_CLAIM_LEASE_MS = 5 * 60_000;
 export const DELIVERY_THREAD_POOL_SIZE = 2;
 /** The delivery thread's niceness on Linux (0 is the process's own, 19 the lowest priority). */
 export const DELIVERY_THREAD_NICENESS = 10;
-/** A delivery thread that stopped unexpectedly is started again after this pause. */
+/** A delivery thread that stopped unexpectedly is started again after this pause... */
 export const DELIVERY_THREAD_RESTART_DELAY_MS = 1_000;
+/** ...doubled each time it stops again within a minute of its start, up to this. */
+export const DELIVERY_THREAD_RESTART_DELAY_MAX_MS = 30_000;
+export const DELIVERY_THREAD_HEALTHY_AFTER_MS = 60_000;
 /** On shutdown, attempts in flight get this long to finish before they are abandoned (and re-sent later). */
 export const DELIVERY_SHUTDOWN_GRACE_MS = 5_000;
 
