@@ -48,7 +48,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     },
     // Requests the HTTP parser rejects get a problem document too (bad framing, headers over 16 KB).
     clientErrorHandler: answerClientError,
-    return503OnClosing: true,
+    // Fastify's own answer to a request that arrives while the server closes (a keep-alive
+    // connection busy at the time sends another) is plain JSON without the service's headers; the
+    // hook below answers it as a problem instead.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = HEADERS_TIMEOUT_MS;
@@ -62,6 +65,17 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     // Every body is read as the type it is labelled with: a browser opening an API answer (a
     // problem document that echoes a path, a CSV of results) never runs it as a page or a script.
     reply.header('X-Content-Type-Options', 'nosniff');
+  });
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return;
+    // Before the audit trail and authentication: the process is going away, the caller should
+    // retry (elsewhere behind a balancer) on a new connection.
+    reply.header('Connection', 'close').header('Retry-After', '1');
+    return sendProblem(request, reply, 'service-unavailable', 'The server is shutting down; retry shortly.');
   });
   registerProblemResponses(app);
   // The audit trail first: while rows cannot be written, nothing else is looked at.

@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import net from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
@@ -7,7 +10,7 @@ import { buildApp } from '../../src/http/app.js';
 import { assembleServices } from '../../src/runtime.js';
 import type { DatabaseSchema } from '../../src/store/schema.js';
 import { backends } from '../support/backends.js';
-import { rawRequest, requestBytes } from '../support/raw-http.js';
+import { parseResponse, rawRequest, requestBytes } from '../support/raw-http.js';
 import { TEST_ADMIN_TOKEN, TestApp } from '../support/test-app.js';
 
 function expectProblem(
@@ -216,6 +219,50 @@ describe('failures inside the service', () => {
     } finally {
       await app.close();
       await unreachable.destroy();
+    }
+  });
+});
+
+describe('a request that arrives while the server closes', () => {
+  it('gets a 503 problem with its request id, nosniff, Retry-After and Connection: close', async () => {
+    const api = await TestApp.start(backends()[0]!);
+    try {
+      const { key } = await api.createAccount();
+      const socket = net.connect(Number(new URL(api.baseUrl).port), '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('error', () => {});
+      const socketClosed = once(socket, 'close');
+      await once(socket, 'connect');
+      const body = JSON.stringify({ name: 'in flight at close' });
+      // The first request's body is still arriving when the server starts closing (so its
+      // connection is busy, not idle); a second request follows it on the same connection.
+      socket.write(
+        `POST /v1/keys HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${key}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+      );
+      await delay(100);
+      const closed = api.app.close();
+      await delay(100);
+      socket.write(
+        `${body.slice(5)}GET /v1/usage HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${key}\r\n\r\n`,
+      );
+      await socketClosed;
+      await closed;
+
+      const text = Buffer.concat(chunks).toString('latin1');
+      expect(parseResponse(Buffer.from(text, 'latin1'))?.status).toBe(201);
+      const second = parseResponse(Buffer.from(text.slice(text.indexOf('HTTP/1.1', 1)), 'latin1'))!;
+      expect(second.status).toBe(503);
+      expect(second.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(second.headers['x-content-type-options']).toBe('nosniff');
+      expect(second.headers.connection).toBe('close');
+      expect(second.headers['retry-after']).toBe('1');
+      const problem = JSON.parse(second.body);
+      expect(problem).toMatchObject({ type: '/problems/service-unavailable', status: 503 });
+      expect(problem.request_id).toBe(second.headers['x-request-id']);
+    } finally {
+      await api.runtime.close();
     }
   });
 });
