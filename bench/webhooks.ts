@@ -265,8 +265,9 @@ ${latency.join('\n')}
 
 **Delivery rate.** ${BACKLOG_SCREENINGS} screenings to an account with ${WEBHOOKS_FOR_BACKLOG} webhooks while the receiver answers 503,
 then the clock moved 2 minutes on so that all ${BACKLOG_SCREENINGS * WEBHOOKS_FOR_BACKLOG} retries are due at once; the time for the
-delivery worker of one in-process instance (32 attempts in flight) to claim, sign, send (a fresh
-connection each, address checked) and record them all, into a receiver answering 204 in its own process.
+delivery worker of one in-process instance (32 attempts in flight) to claim, sign, send (address
+checked each time, connections kept per receiver) and record them all, into a receiver answering
+204 in its own process.
 On the fake clock the worker runs in the main thread on both databases; the "delivery thread" row
 runs on the system clock, so the process's delivery thread (2 connections, niceness 10) drains the
 retries, made due by setting their retry time to now.

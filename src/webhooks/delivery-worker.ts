@@ -56,6 +56,12 @@ export class DeliveryWorker extends ClaimLoop<ClaimedDelivery> {
     this.recorder = new AttemptRecorder(deps.db);
   }
 
+  /** Stops as every claim loop does, then closes the connections kept open to receivers. */
+  override async close(): Promise<void> {
+    await super.close();
+    this.deps.sender.close();
+  }
+
   /** Makes the deliveries of every queued event first (see webhook-outbox.ts), then claims due ones. */
   protected async claim(room: number): Promise<ClaimedDelivery[]> {
     const { db, clock } = this.deps;

@@ -17,6 +17,16 @@ export const WEBHOOK_SECRET_BYTES = 32;
 export const REGISTRATION_RESOLVE_TIMEOUT_MS = 5_000;
 /** One attempt, DNS resolution, connection, TLS and response together, is cut after this long. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
+/**
+ * A connection to a receiver is kept open this long after a delivery for the next one (no new TCP
+ * and TLS handshake). Under the 5 s idle timeout of common servers (Node, nginx's 75 s), so that
+ * the receiver rarely closes a connection just as a delivery reuses it.
+ */
+export const DELIVERY_IDLE_CONNECTION_MS = 4_000;
+/** Idle connections kept per receiver (endpoint origin and checked address). */
+export const DELIVERY_IDLE_CONNECTIONS_PER_RECEIVER = 8;
+/** Receivers with connections kept at once per process; the least recently used are closed first. */
+export const DELIVERY_RECEIVERS_KEPT_MAX = 256;
 /** At most this much of a receiver's response body is read; the rest is dropped unread. */
 export const RESPONSE_BODY_MAX_BYTES = 64 * 1024;
 /** How much of a failed response's body is kept in the attempt's `error`, for the customer to read. */

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import net from 'node:net';
+import { LRUCache } from 'lru-cache';
 import { millisecondsSince } from '../clock.js';
 import {
   bareHostname,
@@ -11,6 +12,9 @@ import {
   type ResolvedAddress,
 } from './endpoint-guard.js';
 import {
+  DELIVERY_IDLE_CONNECTION_MS,
+  DELIVERY_IDLE_CONNECTIONS_PER_RECEIVER,
+  DELIVERY_RECEIVERS_KEPT_MAX,
   DELIVERY_TIMEOUT_MS,
   RESPONSE_BODY_MAX_BYTES,
   RESPONSE_EXCERPT_MAX_CHARS,
@@ -45,6 +49,41 @@ function pinnedLookup(target: ResolvedAddress): LookupFunction {
   };
 }
 
+/**
+ * Connections kept open between deliveries, one agent per endpoint origin and checked address:
+ * an agent's sockets all lead to the address it was made for, so a reused connection goes where
+ * the guard allowed, and a name that now resolves elsewhere gets another agent and a new
+ * connection. Idle connections close after 4 s; the least recently used receivers beyond 256 are
+ * dropped with their connections.
+ */
+class ReceiverConnections {
+  private readonly agents = new LRUCache<string, http.Agent>({
+    max: DELIVERY_RECEIVERS_KEPT_MAX,
+    dispose: (agent) => agent.destroy(),
+  });
+
+  agentFor(url: URL, target: ResolvedAddress): http.Agent {
+    const key = `${url.protocol}//${url.host} ${target.address}`;
+    let agent = this.agents.get(key);
+    if (!agent) {
+      const options: http.AgentOptions = {
+        keepAlive: true,
+        // On a free socket this timeout closes it; a request in flight has its own 10 s limit.
+        timeout: DELIVERY_IDLE_CONNECTION_MS,
+        maxFreeSockets: DELIVERY_IDLE_CONNECTIONS_PER_RECEIVER,
+        scheduling: 'lifo',
+      };
+      agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  close(): void {
+    this.agents.clear();
+  }
+}
+
 /** Connection errors as a short sentence without addresses or stack. */
 function describeError(error: unknown): string {
   const code = (error as { code?: unknown }).code;
@@ -77,11 +116,14 @@ function excerpt(body: Buffer): string {
 
 /**
  * Sends signed webhook bodies, one attempt at a time: the URL and its resolved address are
- * checked again before every connection, and the request goes to that very address. Redirects
- * are not followed (a 3xx is a failure), at most 64 KB of the answer is read, and the whole
- * attempt is cut at 10 s. It never throws: every outcome is a `SendResult`.
+ * checked again before every attempt, and the request goes to that very address, on a connection
+ * kept from an earlier delivery to it or a new one. Redirects are not followed (a 3xx is a
+ * failure), at most 64 KB of the answer is read, and the whole attempt is cut at 10 s. It never
+ * throws: every outcome is a `SendResult`.
  */
 export class WebhookSender {
+  private readonly connections = new ReceiverConnections();
+
   constructor(
     private readonly guard: EndpointGuard,
     private readonly limits: SenderLimits = {
@@ -126,12 +168,18 @@ export class WebhookSender {
     }
   }
 
+  /** Closes the connections kept open (at shutdown). */
+  close(): void {
+    this.connections.close();
+  }
+
   private post(
     url: URL,
     target: ResolvedAddress,
     body: Buffer,
     headers: Record<string, string>,
     signal: AbortSignal,
+    fresh = false,
   ): Promise<Answer> {
     const hostname = bareHostname(url);
     const client = url.protocol === 'https:' ? https : http;
@@ -144,8 +192,7 @@ export class WebhookSender {
           port: url.port === '' ? undefined : Number(url.port),
           path: `${url.pathname}${url.search}`,
           headers: { ...headers, 'content-length': String(body.length), 'user-agent': WEBHOOK_USER_AGENT },
-          // A fresh connection per attempt: a pooled socket would skip the address check.
-          agent: false,
+          agent: fresh ? false : this.connections.agentFor(url, target),
           lookup: pinnedLookup(target),
           signal,
           ...(client === https && !net.isIP(hostname) ? { servername: hostname } : {}),
@@ -154,9 +201,24 @@ export class WebhookSender {
           answered = this.readAnswer(response, resolve);
         },
       );
-      // Once the status line is in, the status decides: a body cut short (timeout, reset) still
-      // counts by its status.
-      request.on('error', (error) => (answered ? answered() : reject(error)));
+      request.on('error', (error) => {
+        // Once the status line is in, the status decides: a body cut short (timeout, reset)
+        // still counts by its status.
+        if (answered) return answered();
+        // A kept connection the receiver closed just as it was reused (reset before any answer):
+        // the attempt goes once more on a new connection instead of counting as a failure.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (
+          request.reusedSocket &&
+          !fresh &&
+          !signal.aborted &&
+          (code === 'ECONNRESET' || code === 'EPIPE')
+        ) {
+          this.post(url, target, body, headers, signal, true).then(resolve, reject);
+          return;
+        }
+        reject(error);
+      });
       request.end(body);
     });
   }

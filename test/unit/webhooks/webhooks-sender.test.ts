@@ -157,4 +157,54 @@ describe('webhook sender', () => {
     expect(https.error).toMatch(/loopback/);
     expect(target.received).toHaveLength(0);
   });
+
+  /** A receiver that counts its connections and answers each request as `answer` says. */
+  async function countingServer(
+    answer: (request: http.IncomingMessage, response: http.ServerResponse, nth: number) => void,
+  ) {
+    let connections = 0;
+    let requests = 0;
+    const server = http.createServer((request, response) => {
+      request.resume();
+      request.on('end', () => answer(request, response, ++requests));
+    });
+    server.on('connection', () => connections++);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    return { url, connections: () => connections, requests: () => requests };
+  }
+
+  it('keeps the connection to a receiver for its next deliveries', async () => {
+    const server = await countingServer((_request, response) => response.writeHead(204).end());
+    const sender = new WebhookSender(new EndpointGuard(LOCAL));
+    try {
+      for (let i = 0; i < 3; i++) expect((await sender.send(server.url, BODY, HEADERS, never)).ok).toBe(true);
+      expect(server.requests()).toBe(3);
+      expect(server.connections()).toBe(1);
+    } finally {
+      sender.close();
+    }
+  });
+
+  it('sends again on a new connection when the receiver drops a kept one as it is reused', async () => {
+    // The second request on the first connection is dropped unanswered, as by a receiver whose
+    // idle timeout ran out just then; the attempt is not a failure for that.
+    const server = await countingServer((request, response, nth) => {
+      if (nth === 2) request.socket.destroy();
+      else response.writeHead(204).end();
+    });
+    const sender = new WebhookSender(new EndpointGuard(LOCAL));
+    try {
+      expect((await sender.send(server.url, BODY, HEADERS, never)).ok).toBe(true);
+      expect(await sender.send(server.url, BODY, HEADERS, never)).toMatchObject({
+        ok: true,
+        statusCode: 204,
+      });
+      expect(server.requests()).toBe(3);
+      expect(server.connections()).toBe(2);
+    } finally {
+      sender.close();
+    }
+  });
 });
