@@ -1,5 +1,5 @@
 import { doubleMetaphone } from 'double-metaphone';
-import type { KeyPostings } from './key-postings.js';
+import { KEY_HASH_SEED, type KeyPostings, nextKeyHash, type PackedKeys } from './key-postings.js';
 import type { PreparedName, PreparedToken } from './prepared.js';
 
 /**
@@ -14,6 +14,8 @@ import type { PreparedName, PreparedToken } from './prepared.js';
  */
 export const ANCHOR_FREE_CAP = 0.49;
 
+/** Deletion-neighbourhood keys are the remaining letters after this prefix. */
+const DELETION_PREFIX = 'D:';
 const MIN_DELETION_LENGTH = 4;
 const MIN_DOUBLE_DELETION_LENGTH = 5;
 const MIN_PHONETIC_LENGTH = 3;
@@ -90,10 +92,44 @@ export function anchorKeys(token: PreparedToken): AnchorKeys {
   eachSymmetricKey(
     token,
     (key) => common.add(key),
-    (skip1, skip2) => common.add(`D:${without(token.text, skip1, skip2)}`),
+    (skip1, skip2) => common.add(DELETION_PREFIX + without(token.text, skip1, skip2)),
   );
   const skeleton = skeletonKeys(token);
   return { post: [...common, ...skeleton.post], probe: [...common, ...skeleton.probe] };
+}
+
+/**
+ * A query token's `anchorKeys(token).probe`, packed and hashed for `KeyPostings.firstPacked`
+ * without building the deletion keys as strings; a key may come twice (which finds nothing new).
+ */
+export function packedProbeKeys(token: PreparedToken): PackedKeys {
+  const chars: number[] = [];
+  const ends: number[] = [];
+  const hashes: number[] = [];
+  let hash = KEY_HASH_SEED;
+  const unit = (code: number) => {
+    chars.push(code);
+    hash = nextKeyHash(hash, code);
+  };
+  const end = () => {
+    ends.push(chars.length);
+    hashes.push(hash | 0);
+    hash = KEY_HASH_SEED;
+  };
+  const key = (text: string) => {
+    for (let i = 0; i < text.length; i++) unit(text.charCodeAt(i));
+    end();
+  };
+  if (canAnchor(token)) {
+    const text = token.text;
+    eachSymmetricKey(token, key, (skip1, skip2) => {
+      for (let i = 0; i < DELETION_PREFIX.length; i++) unit(DELETION_PREFIX.charCodeAt(i));
+      for (let i = 0; i < text.length; i++) if (i !== skip1 && i !== skip2) unit(text.charCodeAt(i));
+      end();
+    });
+    for (const probe of skeletonKeys(token).probe) key(probe);
+  }
+  return { chars: Uint16Array.from(chars), ends: Int32Array.from(ends), hashes: Int32Array.from(hashes) };
 }
 
 /** Posts a token under its `anchorKeys(token).post`, without building the deletion keys as strings. */
@@ -103,7 +139,7 @@ export function postAnchorKeys(token: PreparedToken, postings: KeyPostings): voi
   eachSymmetricKey(
     token,
     (key) => postings.add(key, id),
-    (skip1, skip2) => postings.addWithout('D:', token.text, skip1, skip2, id),
+    (skip1, skip2) => postings.addWithout(DELETION_PREFIX, token.text, skip1, skip2, id),
   );
   for (const key of skeletonKeys(token).post) postings.add(key, id);
 }

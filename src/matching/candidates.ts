@@ -1,4 +1,4 @@
-import { canAnchor, isMergeable } from './anchors.js';
+import { canAnchor } from './anchors.js';
 import type { IndexData } from './index-data.js';
 import type { PreparedQuery } from './prepared-query.js';
 import type { QuerySimilarityCache } from './query-cache.js';
@@ -81,8 +81,8 @@ export class CandidateCollector {
     const hitTokens = this.hitTokens;
     hitTokens.length = 0;
     for (let i = 0; i < query.probes.length; i++) {
-      const probes = query.probes[i]!;
-      if (probes.length === 0) continue;
+      const probes = query.probes[i];
+      if (!probes) continue;
       const { ids, similarities } = this.expansions.of(query.name.tokens[i]!, probes);
       for (let k = 0; k < ids.length; k++) {
         const id = ids[k]!;
@@ -126,37 +126,18 @@ export class CandidateCollector {
 
   /** Names where a query token is two adjacent name tokens written together, or the reverse. */
   private collectMerged(query: PreparedQuery): void {
-    const { vocabulary, tokenNames } = this.data;
+    const { vocabulary, tokenNames, adjacentJoins } = this.data;
     for (const { text } of query.joined) {
       for (const id of vocabulary.mergeableByText.get(text) ?? []) {
         if (canAnchor(vocabulary.tokens[id]!)) this.addNames(tokenNames[id]!, 0, 0, 0);
       }
     }
-    for (const [first, second] of query.splits) this.collectSplit(first, second);
-  }
-
-  private collectSplit(first: string, second: string): void {
-    const { vocabulary, tokenNames } = this.data;
-    const firstIds = vocabulary.mergeableByText.get(first);
-    const secondIds = vocabulary.mergeableByText.get(second);
-    if (!firstIds || !secondIds) return;
-    // Walk the shorter posting lists and check adjacency in each name.
-    const count = (ids: number[]) => ids.reduce((n, id) => n + tokenNames[id]!.length, 0);
-    const walkFirst = count(firstIds) <= count(secondIds);
-    for (const id of walkFirst ? firstIds : secondIds) {
-      const names = tokenNames[id]!;
-      for (let k = 0; k < names.length; k++) {
-        if (this.hasAdjacent(names[k]!, first, second)) this.addName(names[k]!, 0, 0, 0);
-      }
+    // One lookup per query word finds every split of it (`ALQAIDA` = `AL` + `QAIDA`, ...) that
+    // some name holds as two adjacent tokens.
+    for (const token of query.name.tokens) {
+      if (!canAnchor(token)) continue;
+      for (let entry = adjacentJoins.first(token.text); entry >= 0; entry = adjacentJoins.next(entry))
+        this.addName(adjacentJoins.idAt(entry), 0, 0, 0);
     }
-  }
-
-  private hasAdjacent(name: number, first: string, second: string): boolean {
-    const tokens = this.data.prepared[name]!.tokens;
-    for (let t = 0; t + 1 < tokens.length; t++) {
-      const [a, b] = [tokens[t]!, tokens[t + 1]!];
-      if (a.text === first && b.text === second && isMergeable(a) && isMergeable(b)) return true;
-    }
-    return false;
   }
 }

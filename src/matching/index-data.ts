@@ -1,3 +1,4 @@
+import type { KeyPostings } from './key-postings.js';
 import type { NameTable, TokenTable } from './name-table.js';
 import type { PreparedName } from './prepared.js';
 import type { EntityKind, MatchableName } from './types.js';
@@ -15,6 +16,11 @@ export interface IndexData {
   readonly vocabulary: Vocabulary;
   /** Token id -> ids of the names containing it, ascending, once per occurrence (`MOHAMMED ALI MOHAMMED` twice). */
   readonly tokenNames: readonly Int32Array[];
+  /**
+   * Two adjacent mergeable tokens of a name written together (`AL QAIDA` -> `ALQAIDA`) -> ids of
+   * the names holding them, ascending: the names a query word may be the merged form of.
+   */
+  readonly adjacentJoins: KeyPostings;
   /** The distinct sources; names refer to them by position. */
   readonly sources: readonly string[];
   readonly nameTable: NameTable;

@@ -54,7 +54,7 @@ export class KeyPostings {
 
   private addScratch(length: number, id: number): void {
     const hash = this.hashScratch(length);
-    let k = this.find(length, hash);
+    let k = this.find(this.scratch, 0, length, hash);
     if (k < 0) k = this.insertKey(length, hash);
     const tail = this.keyTail[k]!;
     if (tail >= 0 && this.entryId[tail] === id) return;
@@ -68,8 +68,18 @@ export class KeyPostings {
   first(key: string): number {
     const scratch = this.scratchFor(key.length);
     for (let i = 0; i < key.length; i++) scratch[i] = key.charCodeAt(i);
-    const k = this.find(key.length, this.hashScratch(key.length));
+    const k = this.find(scratch, 0, key.length, this.hashScratch(key.length));
     return k < 0 ? -1 : this.keyHead[k]!;
+  }
+
+  /**
+   * `first` for key `k` of a packed key list, whose characters and hash are read as they are: a
+   * query's probe keys are packed and hashed once and looked up in every index.
+   */
+  firstPacked(keys: PackedKeys, k: number): number {
+    const start = k === 0 ? 0 : keys.ends[k - 1]!;
+    const found = this.find(keys.chars, start, keys.ends[k]! - start, keys.hashes[k]!);
+    return found < 0 ? -1 : this.keyHead[found]!;
   }
 
   next(entry: number): number {
@@ -87,31 +97,29 @@ export class KeyPostings {
     return out;
   }
 
-  /** The key number of the key in the scratch buffer, or -1. */
-  private find(length: number, hash: number): number {
+  /** The key number of the key at `source[from .. from + length)` with hash `hash`, or -1. */
+  private find(source: Uint16Array, from: number, length: number, hash: number): number {
     const mask = this.slots.length - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const held = this.slots[slot]!;
       if (held === 0) return -1;
       const k = held - 1;
-      if (this.keyHash[k] === hash && this.keyEqualsScratch(k, length)) return k;
+      if (this.keyHash[k] === hash && this.keyEquals(k, source, from, length)) return k;
     }
   }
 
-  private keyEqualsScratch(k: number, length: number): boolean {
+  private keyEquals(k: number, source: Uint16Array, from: number, length: number): boolean {
     const start = this.keyStart[k]!;
     const end = k + 1 < this.keyCount ? this.keyStart[k + 1]! : this.charCount;
     if (end - start !== length) return false;
-    const { chars, scratch } = this;
-    for (let i = 0; i < length; i++) if (chars[start + i] !== scratch[i]) return false;
+    const chars = this.chars;
+    for (let i = 0; i < length; i++) if (chars[start + i] !== source[from + i]) return false;
     return true;
   }
 
-  /** FNV-1a over the UTF-16 code units in the scratch buffer. */
   private hashScratch(length: number): number {
-    const scratch = this.scratch;
-    let hash = 0x811c9dc5;
-    for (let i = 0; i < length; i++) hash = Math.imul(hash ^ scratch[i]!, 0x01000193);
+    let hash = KEY_HASH_SEED;
+    for (let i = 0; i < length; i++) hash = nextKeyHash(hash, this.scratch[i]!);
     return hash | 0;
   }
 
@@ -166,6 +174,20 @@ export class KeyPostings {
     this.slots = new Int32Array(this.slots.length * 2);
     for (let k = 0; k < this.keyCount; k++) this.place(k);
   }
+}
+
+/** Keys are hashed with FNV-1a over their UTF-16 code units: start from the seed, add each unit, end with `| 0`. */
+export const KEY_HASH_SEED = 0x811c9dc5;
+
+export function nextKeyHash(hash: number, unit: number): number {
+  return Math.imul(hash ^ unit, 0x01000193);
+}
+
+/** Keys packed one after the other (key k ends at `ends[k]`), each with its finished hash. */
+export interface PackedKeys {
+  readonly chars: Uint16Array;
+  readonly ends: Int32Array;
+  readonly hashes: Int32Array;
 }
 
 /** Slots are at most three quarters full, so that a probe ends after a few slots. */

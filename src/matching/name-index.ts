@@ -1,8 +1,10 @@
 import { AnchorBound } from './anchor-bound.js';
+import { adjacentConcatenations } from './anchors.js';
 import { CandidateOrder } from './candidate-order.js';
 import { CandidateCollector } from './candidates.js';
 import { nameTypeAdjusted, preparationFor } from './entity-score.js';
 import type { IndexData } from './index-data.js';
+import { KeyPostings } from './key-postings.js';
 import { NameCeiling } from './name-ceiling.js';
 import { explain, scoreNames } from './name-score.js';
 import { buildNameTable, buildTokenTable } from './name-table.js';
@@ -89,6 +91,7 @@ export class NameIndex {
       prepared,
       vocabulary,
       tokenNames: invertTokens(prepared, vocabulary.tokens.length),
+      adjacentJoins: postAdjacentJoins(prepared),
       sources,
       nameTable: buildNameTable(
         prepared,
@@ -217,6 +220,14 @@ export class NameIndex {
 
 function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function postAdjacentJoins(prepared: readonly PreparedName[]): KeyPostings {
+  const joins = new KeyPostings();
+  prepared.forEach((name, n) => {
+    for (const { text } of adjacentConcatenations(name.tokens)) joins.add(text, n);
+  });
+  return joins;
 }
 
 function invertTokens(prepared: readonly PreparedName[], vocabularySize: number): Int32Array[] {

@@ -1,6 +1,7 @@
-import { anchorKeys, canAnchor, isMergeable } from './anchors.js';
+import { canAnchor, isMergeable, packedProbeKeys } from './anchors.js';
+import type { PackedKeys } from './key-postings.js';
 import { prepareName } from './prepare.js';
-import type { PreparedName } from './prepared.js';
+import type { PreparedName, PreparedToken } from './prepared.js';
 import type { QueryType } from './types.js';
 
 /**
@@ -13,30 +14,39 @@ import type { QueryType } from './types.js';
 export interface PreparedQuery {
   readonly type: QueryType;
   readonly name: PreparedName;
-  /** Per query token: the anchor keys it is looked up by (empty when it cannot anchor). */
-  readonly probes: readonly (readonly string[])[];
+  /** Per query token: the anchor keys it is looked up by, or null when it cannot anchor. */
+  readonly probes: readonly (QueryTokenProbes | null)[];
   /** Query tokens i and i + 1 written together, for each mergeable adjacent pair. */
   readonly joined: readonly { readonly text: string; readonly start: number }[];
-  /** Every split of an anchoring query token into two non-empty halves (`ALQAIDA` -> `AL` + `QAIDA`). */
-  readonly splits: readonly (readonly [string, string])[];
+}
+
+/**
+ * A query token's probe keys, packed and hashed the first time an index needs them: an index
+ * that has the token's expansion cached (common words) does not, and when every index has it,
+ * they are never built.
+ */
+export class QueryTokenProbes {
+  private packed: PackedKeys | undefined;
+
+  constructor(private readonly token: PreparedToken) {}
+
+  get keys(): PackedKeys {
+    this.packed ??= packedProbeKeys(this.token);
+    return this.packed;
+  }
 }
 
 /** Prepares `query` as a query of `type`; see {@link prepareQuery} for the memoised form. */
 export function prepareQueryUncached(query: string, type: QueryType): PreparedQuery {
   const name = prepareName(query, type);
   const tokens = name.tokens;
-  const probes = tokens.map((token) => (canAnchor(token) ? anchorKeys(token).probe : []));
+  const probes = tokens.map((token) => (canAnchor(token) ? new QueryTokenProbes(token) : null));
   const joined: { text: string; start: number }[] = [];
   for (let i = 0; i + 1 < tokens.length; i++) {
     if (isMergeable(tokens[i]!) && isMergeable(tokens[i + 1]!))
       joined.push({ text: tokens[i]!.text + tokens[i + 1]!.text, start: i });
   }
-  const splits: [string, string][] = [];
-  for (const token of tokens) {
-    if (!canAnchor(token)) continue;
-    for (let k = 1; k < token.text.length; k++) splits.push([token.text.slice(0, k), token.text.slice(k)]);
-  }
-  return { type, name, probes, joined, splits };
+  return { type, name, probes, joined };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { KeyPostings } from './key-postings.js';
 import type { PreparedToken } from './prepared.js';
+import type { QueryTokenProbes } from './prepared-query.js';
 import { tokenSimilarity } from './token-similarity.js';
 
 /** The index tokens anchored to one query token, in the order its probes find them, with their similarity to it. */
@@ -31,7 +32,7 @@ export class TokenExpansions {
   }
 
   /** The expansion of query token `token`, whose anchor probe keys are `probes`. */
-  of(token: PreparedToken, probes: readonly string[]): TokenExpansion {
+  of(token: PreparedToken, probes: QueryTokenProbes): TokenExpansion {
     // Everything an expansion depends on follows from these three (see makeToken).
     const key = `${token.cls}|${token.abjad ? 1 : 0}|${token.text}`;
     const known = this.cache.get(key);
@@ -46,12 +47,13 @@ export class TokenExpansions {
     return expansion;
   }
 
-  private expand(token: PreparedToken, probes: readonly string[]): TokenExpansion {
+  private expand(token: PreparedToken, probes: QueryTokenProbes): TokenExpansion {
     const { postings, seen, found } = this;
     const generation = ++this.generation;
     found.length = 0;
-    for (const probe of probes) {
-      for (let entry = postings.first(probe); entry >= 0; entry = postings.next(entry)) {
+    const keys = probes.keys;
+    for (let k = 0; k < keys.ends.length; k++) {
+      for (let entry = postings.firstPacked(keys, k); entry >= 0; entry = postings.next(entry)) {
         const id = postings.idAt(entry);
         if (seen[id] === generation) continue;
         seen[id] = generation;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadListEntities } from '../../../bench/matching/list-names.js';
-import { anchorKeys } from '../../../src/matching/anchors.js';
+import { anchorKeys, packedProbeKeys } from '../../../src/matching/anchors.js';
 import { KeyPostings } from '../../../src/matching/key-postings.js';
 import { prepareName } from '../../../src/matching/prepare.js';
 import { Vocabulary } from '../../../src/matching/vocabulary.js';
@@ -37,5 +37,39 @@ describe('anchor key postings', () => {
     }
     expect(mismatches.slice(0, 10)).toEqual([]);
     expect(checked).toBeGreaterThanOrEqual(pairs);
+  });
+
+  it('look a query token up by its packed probe keys exactly as by its probe keys as text', () => {
+    const vocabulary = new Vocabulary();
+    const names = [
+      'AL QAIDA',
+      'Владимир Путин',
+      'محمد علي',
+      'MOHAMMED BIN SALMAN',
+      'AAAB ABBBA',
+      'XI JINPING',
+    ];
+    for (const name of names) prepareName(name, 'person', vocabulary.factory);
+    const queries = ['ALQAIDA', 'VLADIMIR PUTNI', 'MUHAMAD ALY', 'AB SALMAN', 'AAB', 'ЛИ', 'JI PING'];
+    let keys = 0;
+    for (const query of queries) {
+      for (const token of prepareName(query, 'person').tokens) {
+        const packed = packedProbeKeys(token);
+        const texts = [...packed.ends].map((end, k) =>
+          String.fromCharCode(...packed.chars.subarray(k === 0 ? 0 : packed.ends[k - 1], end)),
+        );
+        expect(new Set(texts)).toEqual(new Set(anchorKeys(token).probe));
+        texts.forEach((text, k) => {
+          const found: number[] = [];
+          const postings = vocabulary.postings;
+          for (let e = postings.firstPacked(packed, k); e >= 0; e = postings.next(e))
+            found.push(postings.idAt(e));
+          expect(found).toEqual(postings.ids(text));
+          keys += found.length;
+        });
+      }
+    }
+    // Some probes do find tokens: the comparison is not only of empty lists.
+    expect(keys).toBeGreaterThan(10);
   });
 });
