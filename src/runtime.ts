@@ -20,7 +20,7 @@ import { type Config, openSanctionsMode } from './config.js';
 import { checkHealth } from './health.js';
 import type { AppContext } from './http/context.js';
 import { PROBLEMS } from './http/problems.js';
-import { NameIndex } from './matching/index.js';
+import { NameIndex, SharedVocabulary } from './matching/index.js';
 import { BatchService } from './screening/batches/batch-service.js';
 import { BatchWorker } from './screening/batches/batch-worker.js';
 import { RetentionPurge } from './screening/retention-purge.js';
@@ -144,13 +144,15 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const audit = new AuditWriter(db, (error) =>
     logger.error({ err: error }, 'audit write failed; will retry'),
   );
+  // One vocabulary for every list's index: a screening expands each query word once for all of them.
+  const vocabulary = new SharedVocabulary();
   const lists = new ListService<NameIndex>({
     db,
     databaseKind: deps.databaseKind ?? 'postgres',
     clock,
     logger,
     ...(deps.lists ?? NO_LISTS),
-    buildIndex: (entities) => NameIndex.build(entities),
+    buildIndex: (entities) => NameIndex.build(entities, vocabulary),
   });
   // Loads the stored list versions; downloads happen in the background.
   await lists.start();

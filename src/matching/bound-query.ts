@@ -113,6 +113,8 @@ export class BoundQuery {
 
   private markIdentical(text: string, i: number): void {
     for (const id of this.vocabulary.idsByText.get(text) ?? []) {
+      // Joined the shared vocabulary after this index was built: in none of its names.
+      if (id >= this.identStamp.length) continue;
       if (this.identStamp[id] !== this.generation) {
         this.identStamp[id] = this.generation;
         this.identBits[id] = 0;

@@ -2,7 +2,7 @@ import { canAnchor } from './anchors.js';
 import type { IndexData } from './index-data.js';
 import type { PreparedQuery } from './prepared-query.js';
 import type { QuerySimilarityCache } from './query-cache.js';
-import { TokenExpansions } from './token-expansions.js';
+import type { TokenExpansions } from './token-expansions.js';
 
 /**
  * The most one occurrence of index token `id`, anchored to the query tokens in `bits`, adds to an
@@ -38,15 +38,17 @@ export class CandidateCollector {
   readonly candidates: number[] = [];
   private readonly hitTokens: number[] = [];
 
-  private readonly expansions: TokenExpansions;
+  /** Tokens with ids from here on joined the shared vocabulary after this index was built: in none of its names. */
+  private readonly tokenLimit: number;
 
   constructor(
     private readonly data: IndexData,
     private readonly cache: QuerySimilarityCache,
+    private readonly expansions: TokenExpansions,
   ) {
-    this.expansions = new TokenExpansions(data.vocabulary.tokens, data.vocabulary.postings);
-    this.tokenStamp = new Int32Array(data.vocabulary.tokens.length);
-    this.anchoredBits = new Int32Array(data.vocabulary.tokens.length);
+    this.tokenLimit = data.tokenNames.length;
+    this.tokenStamp = new Int32Array(this.tokenLimit);
+    this.anchoredBits = new Int32Array(this.tokenLimit);
     this.nameScratch = new Float64Array(data.prepared.length * SCRATCH_SIZE);
   }
 
@@ -86,6 +88,8 @@ export class CandidateCollector {
       const { ids, similarities } = this.expansions.of(query.name.tokens[i]!, probes);
       for (let k = 0; k < ids.length; k++) {
         const id = ids[k]!;
+        // Tokens in none of this index's names (other lists' words, in a shared vocabulary) lead nowhere.
+        if (id >= this.tokenLimit || this.data.tokenNames[id]!.length === 0) continue;
         if (this.tokenStamp[id] !== this.generation) {
           this.tokenStamp[id] = this.generation;
           this.anchoredBits[id] = 0;
@@ -129,7 +133,8 @@ export class CandidateCollector {
     const { vocabulary, tokenNames, adjacentJoins } = this.data;
     for (const { text } of query.joined) {
       for (const id of vocabulary.mergeableByText.get(text) ?? []) {
-        if (canAnchor(vocabulary.tokens[id]!)) this.addNames(tokenNames[id]!, 0, 0, 0);
+        if (id < this.tokenLimit && canAnchor(vocabulary.tokens[id]!))
+          this.addNames(tokenNames[id]!, 0, 0, 0);
       }
     }
     // One lookup per query word finds every split of it (`ALQAIDA` = `AL` + `QAIDA`, ...) that

@@ -1,6 +1,7 @@
 import type { KeyPostings } from './key-postings.js';
 import type { NameTable, TokenTable } from './name-table.js';
 import type { PreparedName } from './prepared.js';
+import type { SharedVocabulary } from './shared-vocabulary.js';
 import type { EntityKind, MatchableName } from './types.js';
 import type { Vocabulary } from './vocabulary.js';
 
@@ -14,7 +15,12 @@ export interface IndexData {
   readonly names: readonly MatchableName[];
   readonly prepared: readonly PreparedName[];
   readonly vocabulary: Vocabulary;
-  /** Token id -> ids of the names containing it, ascending, once per occurrence (`MOHAMMED ALI MOHAMMED` twice). */
+  /** The vocabulary's owner and the per-query-token work it shares between indexes. */
+  readonly shared: SharedVocabulary;
+  /**
+   * Token id -> ids of the names containing it, ascending, once per occurrence (`MOHAMMED ALI
+   * MOHAMMED` twice); as long as the vocabulary was when the index was built.
+   */
   readonly tokenNames: readonly Int32Array[];
   /**
    * Two adjacent mergeable tokens of a name written together (`AL QAIDA` -> `ALQAIDA`) -> ids of

@@ -5,6 +5,7 @@ export { NameIndex } from './name-index.js';
 export { prepareName } from './prepare.js';
 export type { PreparedName, PreparedToken, TokenClass } from './prepared.js';
 export { type PreparedQuery, prepareQuery } from './prepared-query.js';
+export { SharedVocabulary } from './shared-vocabulary.js';
 export type {
   EntityKind,
   EntityMatch,

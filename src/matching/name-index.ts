@@ -11,7 +11,8 @@ import { buildNameTable, buildTokenTable } from './name-table.js';
 import { prepareName } from './prepare.js';
 import type { PreparedName } from './prepared.js';
 import { type PreparedQuery, prepareQuery } from './prepared-query.js';
-import { QuerySimilarityCache } from './query-cache.js';
+import type { QuerySimilarityCache } from './query-cache.js';
+import { SharedVocabulary } from './shared-vocabulary.js';
 import { SourceRanking } from './source-ranking.js';
 import type {
   EntityKind,
@@ -20,7 +21,6 @@ import type {
   PreparedSearchOptions,
   SearchOptions,
 } from './types.js';
-import { Vocabulary } from './vocabulary.js';
 
 interface EntityHit {
   entity: number;
@@ -41,8 +41,8 @@ export class NameIndex {
   private readonly order = new CandidateOrder();
 
   private constructor(private readonly data: IndexData) {
-    this.cache = new QuerySimilarityCache(data.vocabulary.tokens.length);
-    this.collector = new CandidateCollector(data, this.cache);
+    this.cache = data.shared.similarities;
+    this.collector = new CandidateCollector(data, this.cache, data.shared.expansions);
     this.anchorBound = new AnchorBound(
       data.tokenTable,
       data.nameTable,
@@ -59,8 +59,12 @@ export class NameIndex {
     );
   }
 
-  static build(entities: Iterable<MatchableEntity>): NameIndex {
-    const vocabulary = new Vocabulary();
+  /**
+   * Builds the index of `entities`. Indexes searched with the same queries (one per list) should
+   * share one `SharedVocabulary`: each query token is then expanded once for all of them.
+   */
+  static build(entities: Iterable<MatchableEntity>, shared = new SharedVocabulary()): NameIndex {
+    const vocabulary = shared.vocabulary;
     const entityKeys: string[] = [];
     const entitySources: string[] = [];
     const entityKinds: EntityKind[] = [];
@@ -90,6 +94,7 @@ export class NameIndex {
       names,
       prepared,
       vocabulary,
+      shared,
       tokenNames: invertTokens(prepared, vocabulary.tokens.length),
       adjacentJoins: postAdjacentJoins(prepared),
       sources,
@@ -230,10 +235,13 @@ function postAdjacentJoins(prepared: readonly PreparedName[]): KeyPostings {
   return joins;
 }
 
+const NO_NAMES = new Int32Array(0);
+
 function invertTokens(prepared: readonly PreparedName[], vocabularySize: number): Int32Array[] {
   const lists: number[][] = Array.from({ length: vocabularySize }, () => []);
   prepared.forEach((name, n) => {
     for (const token of name.tokens) lists[token.id]!.push(n);
   });
-  return lists.map((list) => Int32Array.from(list));
+  // Most tokens of a shared vocabulary are in other lists' names: one empty array serves them all.
+  return lists.map((list) => (list.length === 0 ? NO_NAMES : Int32Array.from(list)));
 }

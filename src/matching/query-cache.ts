@@ -13,16 +13,25 @@ export interface AnchorLookup {
  */
 export class QuerySimilarityCache {
   private generation = 0;
-  private readonly stamp: Int32Array;
-  private readonly values: Float64Array;
+  private stamp = new Int32Array(0);
+  private values = new Float64Array(0);
   private query: PreparedName | null = null;
 
-  constructor(vocabularySize: number) {
-    this.stamp = new Int32Array(vocabularySize * MAX_TOKENS);
-    this.values = new Float64Array(vocabularySize * MAX_TOKENS);
-  }
+  /** `tokens`: the vocabulary's tokens, which may grow between searches (shared-vocabulary.ts). */
+  constructor(private readonly tokens: readonly PreparedToken[]) {}
 
+  /**
+   * Starts a search for `query`. The values are the same whichever index of a shared vocabulary
+   * asks (a pair's similarity and anchor depend on the two tokens alone), so the searches of one
+   * query in every list's index keep them: only another query starts afresh.
+   */
   reset(query: PreparedName): void {
+    const need = this.tokens.length * MAX_TOKENS;
+    if (this.stamp.length < need) {
+      // A quarter more than needed, so that a vocabulary growing by a few words does not reallocate each time.
+      this.stamp = new Int32Array(need + (need >> 2));
+      this.values = new Float64Array(this.stamp.length);
+    } else if (query === this.query) return;
     this.generation++;
     this.query = query;
   }

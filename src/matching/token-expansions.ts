@@ -1,7 +1,7 @@
-import type { KeyPostings } from './key-postings.js';
 import type { PreparedToken } from './prepared.js';
 import type { QueryTokenProbes } from './prepared-query.js';
 import { tokenSimilarity } from './token-similarity.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /** The index tokens anchored to one query token, in the order its probes find them, with their similarity to it. */
 export interface TokenExpansion {
@@ -21,19 +21,22 @@ export class TokenExpansions {
   private readonly cache = new Map<string, TokenExpansion>();
   private generation = 0;
   /** Per index token: the generation of the expansion that last found it (deduplicates across probes). */
-  private readonly seen: Int32Array;
+  private seen = new Int32Array(0);
+  /** The vocabulary's size when the cache was last emptied: tokens added since are in no cached expansion. */
+  private cachedFor = 0;
   private readonly found: number[] = [];
 
-  constructor(
-    private readonly tokens: readonly PreparedToken[],
-    private readonly postings: KeyPostings,
-  ) {
-    this.seen = new Int32Array(tokens.length);
-  }
+  constructor(private readonly vocabulary: Vocabulary) {}
 
   /** The expansion of query token `token`, whose anchor probe keys are `probes`. */
   of(token: PreparedToken, probes: QueryTokenProbes): TokenExpansion {
     // Everything an expansion depends on follows from these three (see makeToken).
+    const size = this.vocabulary.tokens.length;
+    if (size !== this.cachedFor) {
+      this.cache.clear();
+      this.cachedFor = size;
+      if (this.seen.length < size) this.seen = new Int32Array(size + (size >> 2));
+    }
     const key = `${token.cls}|${token.abjad ? 1 : 0}|${token.text}`;
     const known = this.cache.get(key);
     if (known) {
@@ -48,7 +51,8 @@ export class TokenExpansions {
   }
 
   private expand(token: PreparedToken, probes: QueryTokenProbes): TokenExpansion {
-    const { postings, seen, found } = this;
+    const { seen, found } = this;
+    const { postings, tokens } = this.vocabulary;
     const generation = ++this.generation;
     found.length = 0;
     const keys = probes.keys;
@@ -62,8 +66,7 @@ export class TokenExpansions {
     }
     const ids = Int32Array.from(found);
     const similarities = new Float64Array(ids.length);
-    for (let k = 0; k < ids.length; k++)
-      similarities[k] = tokenSimilarity(token, this.tokens[ids[k]!]!, true);
+    for (let k = 0; k < ids.length; k++) similarities[k] = tokenSimilarity(token, tokens[ids[k]!]!, true);
     return { ids, similarities };
   }
 }

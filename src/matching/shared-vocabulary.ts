@@ -1,0 +1,22 @@
+import { QuerySimilarityCache } from './query-cache.js';
+import { TokenExpansions } from './token-expansions.js';
+import { Vocabulary } from './vocabulary.js';
+
+/**
+ * One vocabulary for several indexes (the service's one index per list), with the work a search
+ * does per query token rather than per name: the index tokens anchored to it and their
+ * similarities (`expansions`) and the per-search similarity cache. The seven lists' indexes hold
+ * mostly the same words (MOHAMMED, ALI, TRADING), so a screening expands each query token once
+ * for all of them instead of once per index, and each word's anchor keys are posted once.
+ *
+ * The vocabulary only grows: an index built later adds its new tokens, and indexes built before
+ * skip ids beyond the vocabulary they were built with (none of their names holds them). A growth
+ * empties the expansion cache, since a cached expansion would lack the new tokens. Tokens of list
+ * versions no longer in service stay (a few hundred words a day for daily list updates); a
+ * restart starts afresh.
+ */
+export class SharedVocabulary {
+  readonly vocabulary = new Vocabulary();
+  readonly expansions = new TokenExpansions(this.vocabulary);
+  readonly similarities = new QuerySimilarityCache(this.vocabulary.tokens);
+}
