@@ -1,34 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { backends } from '../support/backends.js';
-import { DashboardBrowser, describeInChromium, LAPTOP, PHONE } from '../support/browser.js';
+import { expect, it } from 'vitest';
+import { appInChromium, describeInChromium, LAPTOP, PHONE } from '../support/browser.js';
 import { accountWithUser } from '../support/dashboard-client.js';
-import { TestApp } from '../support/test-app.js';
 
 describeInChromium('the dashboard in Chromium', () => {
-  let api: TestApp;
-  let browser: DashboardBrowser;
+  const started = appInChromium();
 
-  beforeAll(async () => {
-    api = await TestApp.start(backends()[0]!);
-    browser = await DashboardBrowser.launch(api.baseUrl);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await api?.close();
-  });
+  const newPage = (viewport = LAPTOP) => started.browser.newPage(viewport);
 
-  const newPage = (viewport = LAPTOP) => browser.newPage(viewport);
-
-  const signIn = (page: Page, user: { email: string; password: string }) => browser.signIn(page, user);
+  const signIn = (page: Page, user: { email: string; password: string }) =>
+    started.browser.signIn(page, user);
 
   it('signs in with the keyboard alone, with a visible focus indicator', async () => {
-    const user = await accountWithUser(api);
+    const user = await accountWithUser(started.api);
     const page = await newPage();
-    await page.goto(`${api.baseUrl}/dashboard/sign-in`);
+    await page.goto(`${started.api.baseUrl}/dashboard/sign-in`);
     // The email field has focus on arrival; Tab moves on, Enter submits.
-    await browser.focusIsOn(page, 'email');
+    await started.browser.focusIsOn(page, 'email');
     await page.keyboard.type(user.email);
     await page.keyboard.press('Tab');
     const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
@@ -41,7 +30,7 @@ describeInChromium('the dashboard in Chromium', () => {
   });
 
   it('creates a key, shows it once with a copy button that copies it, and never again', async () => {
-    const user = await accountWithUser(api);
+    const user = await accountWithUser(started.api);
     const page = await newPage();
     await signIn(page, user);
     await page.getByLabel('Name').fill('payments backend');
@@ -52,13 +41,13 @@ describeInChromium('the dashboard in Chromium', () => {
     expect(key).toMatch(/^cs_live_[0-9A-Za-z]{32}$/);
     await expect(page.getByText('it will not be shown again').isVisible()).resolves.toBe(true);
     // Focus moved to the new key's heading (htmx swapped the panel in).
-    await browser.focusIsOn(page, 'new-key-title');
+    await started.browser.focusIsOn(page, 'new-key-title');
     const copy = page.getByRole('button', { name: 'Copy key' });
     await expect(copy.isVisible()).resolves.toBe(true);
     await copy.click();
     await page.getByText('Copied to the clipboard.').waitFor();
     await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(key);
-    expect((await api.request('GET', '/v1/usage', { key })).status).toBe(200);
+    expect((await started.api.request('GET', '/v1/usage', { key })).status).toBe(200);
 
     await page.reload();
     expect(await page.content()).not.toContain(key);
@@ -67,7 +56,7 @@ describeInChromium('the dashboard in Chromium', () => {
   });
 
   it('revokes a key only after confirming in a dialog, and the API refuses it', async () => {
-    const user = await accountWithUser(api);
+    const user = await accountWithUser(started.api);
     const page = await newPage();
     await signIn(page, user);
     const revoke = page.getByRole('button', { name: /^Revoke key default/ });
@@ -77,21 +66,21 @@ describeInChromium('the dashboard in Chromium', () => {
     await expect(dialog.textContent()).resolves.toMatch(/Requests with it are refused within a second/);
     await page.keyboard.press('Escape');
     await expect(dialog.isVisible()).resolves.toBe(false);
-    expect((await api.request('GET', '/v1/usage', { key: user.key })).status).toBe(200);
+    expect((await started.api.request('GET', '/v1/usage', { key: user.key })).status).toBe(200);
 
     await revoke.click();
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('is revoked').waitFor();
     await expect(page.locator('.status-revoked').count()).resolves.toBe(1);
-    expect((await api.request('GET', '/v1/usage', { key: user.key })).status).toBe(403);
+    expect((await started.api.request('GET', '/v1/usage', { key: user.key })).status).toBe(403);
     await page.close();
   });
 
   it('shows the usage figures and a bar chart of screenings per day', async () => {
-    const user = await accountWithUser(api, 'starter');
+    const user = await accountWithUser(started.api, 'starter');
     const today = new Date();
     for (let i = 0; i < 3; i++) {
-      await api.runtime.ctx.db
+      await started.api.runtime.ctx.db
         .insertInto('screenings')
         .values({
           id: randomUUID(),
@@ -110,7 +99,7 @@ describeInChromium('the dashboard in Chromium', () => {
         .execute();
     }
     const month = today.toISOString().slice(0, 7);
-    await api.runtime.ctx.db
+    await started.api.runtime.ctx.db
       .insertInto('usage_counters')
       .values({ account_id: user.accountId, month: `${month}-01`, count: 3 })
       .execute();
@@ -130,23 +119,23 @@ describeInChromium('the dashboard in Chromium', () => {
   });
 
   it('fits a 375 px wide phone screen without horizontal scrolling on every page', async () => {
-    const user = await accountWithUser(api);
+    const user = await accountWithUser(started.api);
     const page = await newPage(PHONE);
     const fits = () =>
       page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth');
-    await page.goto(`${api.baseUrl}/dashboard/sign-in`);
+    await page.goto(`${started.api.baseUrl}/dashboard/sign-in`);
     expect(await fits()).toBe(true);
     await signIn(page, user);
     await page.getByLabel('Name').fill('a key with a rather long descriptive name for the phone');
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.locator('#new-key-value').waitFor();
     expect(await fits()).toBe(true);
-    await page.goto(`${api.baseUrl}/dashboard/usage`);
+    await page.goto(`${started.api.baseUrl}/dashboard/usage`);
     expect(await fits()).toBe(true);
     await page.close();
   });
 
   it('reported no Content-Security-Policy violation on any page', () => {
-    expect(browser.violations).toEqual([]);
+    expect(started.browser.violations).toEqual([]);
   });
 });

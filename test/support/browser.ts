@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { backends } from './backends.js';
+import { TestApp } from './test-app.js';
 
 /** Debian's Chromium (apt-get install chromium); the tests never download a browser. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -99,4 +101,30 @@ export class DashboardBrowser {
     await this.context.close();
     fs.rmSync(this.userDataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * For a test file's suite: an app on the first backend and a Chromium profile pointed at it,
+ * started before the suite's tests and closed after them. Read `api` and `browser` inside tests.
+ */
+export function appInChromium(): { readonly api: TestApp; readonly browser: DashboardBrowser } {
+  const started: { api?: TestApp; browser?: DashboardBrowser } = {};
+  beforeAll(async () => {
+    started.api = await TestApp.start(backends()[0]!);
+    started.browser = await DashboardBrowser.launch(started.api.baseUrl);
+  });
+  afterAll(async () => {
+    await started.browser?.close();
+    await started.api?.close();
+  });
+  return {
+    get api() {
+      if (!started.api) throw new Error('The app starts before the first test.');
+      return started.api;
+    },
+    get browser() {
+      if (!started.browser) throw new Error('Chromium starts before the first test.');
+      return started.browser;
+    },
+  };
 }
