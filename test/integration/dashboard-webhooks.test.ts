@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOKS_PER_ACCOUNT_MAX } from '../../src/webhooks/webhook-policy.js';
 import { backends } from '../support/backends.js';
 import { accountWithUser, alertText, DashboardClient } from '../support/dashboard-client.js';
+import { isolatedBackend } from '../support/isolated-database.js';
 import { TestApp } from '../support/test-app.js';
 import { WebhookReceiver } from '../support/webhooks-receiver.js';
 
@@ -28,16 +29,27 @@ function fieldError(html: string, id: string): string | undefined {
 describe.each(backends())('dashboard webhooks ($name)', (backend) => {
   /** The default SSRF policy: https only, public addresses only. */
   let api: TestApp;
-  /** Lets webhooks reach a receiver on 127.0.0.1 over http, for the delivery log. */
+  /**
+   * Lets webhooks reach a receiver on 127.0.0.1 over http, for the delivery log. On PostgreSQL it
+   * has a schema of its own: every instance on a database claims its deliveries, and one with the
+   * default policy (`api`, any other test file's) would refuse the local receiver and record a
+   * failure before this one sends it.
+   */
   let local: TestApp;
+  let dropLocal: () => Promise<void> = async () => {};
   beforeAll(async () => {
+    const isolated = await isolatedBackend(backend);
+    dropLocal = isolated.drop;
     [api, local] = await Promise.all([
       TestApp.start(backend),
-      TestApp.start(backend, { env: LOCAL_RECEIVERS }),
+      TestApp.start(isolated.backend, { env: LOCAL_RECEIVERS }),
     ]);
     await local.runtime.ctx.lists.settled();
   });
-  afterAll(async () => Promise.all([api?.close(), local?.close()]));
+  afterAll(async () => {
+    await Promise.all([api?.close(), local?.close()]);
+    await dropLocal();
+  });
 
   async function signedIn(app: TestApp, plan: 'starter' | 'professional' | 'enterprise' = 'professional') {
     const user = await accountWithUser(app, plan);
