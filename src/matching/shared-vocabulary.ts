@@ -12,8 +12,8 @@ import { Vocabulary } from './vocabulary.js';
  * The vocabulary only grows: an index built later adds its new tokens, and indexes built before
  * skip ids beyond the vocabulary they were built with (none of their names holds them). A growth
  * empties the expansion cache, since a cached expansion would lack the new tokens. Tokens of list
- * versions no longer in service stay (a few hundred words a day for daily list updates); a
- * restart starts afresh.
+ * versions no longer in service stay (each update adds only the words new to it); a restart
+ * starts afresh.
  */
 export class SharedVocabulary {
   readonly vocabulary = new Vocabulary();

@@ -30,13 +30,13 @@ export class TokenExpansions {
 
   /** The expansion of query token `token`, whose anchor probe keys are `probes`. */
   of(token: PreparedToken, probes: QueryTokenProbes): TokenExpansion {
-    // Everything an expansion depends on follows from these three (see makeToken).
     const size = this.vocabulary.tokens.length;
     if (size !== this.cachedFor) {
       this.cache.clear();
       this.cachedFor = size;
       if (this.seen.length < size) this.seen = new Int32Array(size + (size >> 2));
     }
+    // Everything an expansion depends on follows from these three (see makeToken).
     const key = `${token.cls}|${token.abjad ? 1 : 0}|${token.text}`;
     const known = this.cache.get(key);
     if (known) {
