@@ -7,6 +7,7 @@ import { KNOWN_LIST_IDS } from '../src/config.js';
 import { type MatchableEntity, NameIndex, SharedVocabulary } from '../src/matching/index.js';
 import { ListService } from '../src/sources/lists/list-service.js';
 import { matchableEntity } from '../src/sources/lists/matchable-entity.js';
+import { MatchingThread, type ThreadIndex } from '../src/sources/lists/matching-thread.js';
 import { openDatabase } from '../src/store/database.js';
 import { createSchema } from '../test/support/postgres-schema.js';
 import { makeQueries } from './matching/queries.js';
@@ -25,6 +26,8 @@ import { startService } from './support/service.js';
  * 5. the real service in its own process (`src/main.ts` under tsx, or the built entry named by
  *    `BENCH_SERVICE_ENTRY`, e.g. `dist/main.js`; every list enabled): RSS once it has refreshed
  *    every list from the mirror, and again after a restart from its stored snapshots.
+ * Indexes are built as the service builds them, in a matching thread (one per list service here);
+ * CPU times and RSS are the process's, that thread included, and "V8 heap" is this thread's only.
  * Wall times suffer from other work on the machine; CPU times (user + system) suffer less.
  * With `DATABASE_URL` it runs on PostgreSQL, in schemas of its own that it drops; otherwise on the
  * embedded PGlite (in memory for 1-4, in a data folder for 5).
@@ -53,8 +56,10 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; wallMs: num
 
 const times = (t: { wallMs: number; cpuMs: number }) => `${seconds(t.wallMs)} (CPU ${seconds(t.cpuMs)})`;
 
+/** A list service with its own matching thread (without one when `withIndex` is false). */
 function service(db: Db, withIndex = true) {
-  return new ListService<NameIndex>({
+  const matching = new MatchingThread();
+  const lists = new ListService<ThreadIndex>({
     db: db.db,
     databaseKind: db.kind,
     clock: systemClock,
@@ -64,12 +69,19 @@ function service(db: Db, withIndex = true) {
     refreshIntervalMinutes: 0,
     downloadTimeoutMs: 60_000,
     maxDownloadBytes: 200 * 1024 * 1024,
-    ...(withIndex ? { buildIndex: indexBuilder() } : {}),
+    ...(withIndex ? { indexer: matching } : {}),
   });
+  return {
+    lists,
+    close: async () => {
+      await lists.close();
+      await matching.close();
+    },
+  };
 }
 
-/** As the runtime builds the lists' indexes: all on one shared vocabulary. */
-function indexBuilder(): (entities: Iterable<MatchableEntity>) => NameIndex {
+/** In this thread, as the matching thread builds the lists' indexes: all on one shared vocabulary. */
+function sharedVocabularyBuilder(): (entities: Iterable<MatchableEntity>) => NameIndex {
   const vocabulary = new SharedVocabulary();
   return (entities) => NameIndex.build(entities, vocabulary);
 }
@@ -85,7 +97,7 @@ function memoryLine(label: string, kind: string): string {
 
 // One refresh round over every list, as a first start or an operator's `lists refresh` runs it.
 async function parseAndIndex(db: Db) {
-  const lists = service(db);
+  const { lists, close } = service(db);
   await lists.start();
   const round = await timed(() => lists.refresh(undefined));
   for (const report of round.value) {
@@ -95,14 +107,14 @@ async function parseAndIndex(db: Db) {
   }
   console.log(`parse + index + store, all lists in one refresh round: ${times(round)}`);
   console.log(memoryLine('RSS with every list loaded and indexed', db.kind));
-  await lists.close();
+  await close();
 }
 
 async function reloadOnce(db: Db, withIndex: boolean) {
-  const lists = service(db, withIndex);
+  const { lists, close } = service(db, withIndex);
   const run = await timed(() => lists.start());
   const view = lists.view();
-  await lists.close();
+  await close();
   return { ...run, view };
 }
 
@@ -114,7 +126,7 @@ async function reload(db: Db) {
     );
   // Only the last reload's view is kept, so each reload runs beside one other set of lists at most.
   const indexed: { wallMs: number; cpuMs: number }[] = [];
-  let view: ReturnType<ListService<NameIndex>['view']> | undefined;
+  let view: ReturnType<ListService<ThreadIndex>['view']> | undefined;
   for (let i = 0; i < RELOADS; i++) {
     view = undefined;
     gc();
@@ -133,7 +145,7 @@ async function reload(db: Db) {
 }
 
 /** What a flag costs on top of the search: decoding its entity from the list's text. */
-function entityDecode(view: ReturnType<ListService<NameIndex>['view']>) {
+function entityDecode(view: ReturnType<ListService<ThreadIndex>['view']>) {
   const lists = [...view.lists.values()];
   const bytes = lists.reduce((sum, list) => sum + list.entities.bytes, 0);
   const keys = lists.flatMap((list) =>
@@ -148,7 +160,7 @@ function entityDecode(view: ReturnType<ListService<NameIndex>['view']>) {
   );
 }
 
-function compareIndexLayouts(view: ReturnType<ListService<NameIndex>['view']>) {
+function compareIndexLayouts(view: ReturnType<ListService<ThreadIndex>['view']>) {
   const perList = [...view.lists.values()].map((list) => [...list.entities].map(matchableEntity));
   const all = perList.flat();
   let started = performance.now();
@@ -158,7 +170,7 @@ function compareIndexLayouts(view: ReturnType<ListService<NameIndex>['view']>) {
   const separate = perList.map((entities) => NameIndex.build(entities));
   const separateMs = performance.now() - started;
   started = performance.now();
-  const sharing = perList.map(indexBuilder());
+  const sharing = perList.map(sharedVocabularyBuilder());
   const sharingMs = performance.now() - started;
   const queries = makeQueries(all, 2_000, 2024);
   const options = { type: 'person' as const, threshold: 0.5, limitPerSource: 10 };

@@ -20,7 +20,6 @@ import { type Config, openSanctionsMode } from './config.js';
 import { checkHealth } from './health.js';
 import type { AppContext } from './http/context.js';
 import { PROBLEMS } from './http/problems.js';
-import { NameIndex, SharedVocabulary } from './matching/index.js';
 import { BatchService } from './screening/batches/batch-service.js';
 import { BatchWorker } from './screening/batches/batch-worker.js';
 import { RetentionPurge } from './screening/retention-purge.js';
@@ -28,6 +27,7 @@ import { ScreeningService } from './screening/screening-service.js';
 import { ListService } from './sources/lists/list-service.js';
 import { type ListSettings, listSettingsFromConfig } from './sources/lists/list-settings.js';
 import { ListSource } from './sources/lists/list-source.js';
+import { MatchingThread, type ThreadIndex } from './sources/lists/matching-thread.js';
 import { type ProviderSettings, providerSettingsFromConfig } from './sources/providers/provider-settings.js';
 import { buildProviderSources } from './sources/providers/providers.js';
 import type { Source } from './sources/source.js';
@@ -144,15 +144,15 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const audit = new AuditWriter(db, (error) =>
     logger.error({ err: error }, 'audit write failed; will retry'),
   );
-  // One vocabulary for every list's index: a screening expands each query word once for all of them.
-  const vocabulary = new SharedVocabulary();
-  const lists = new ListService<NameIndex>({
+  // The lists' indexes are built and searched in a thread of their own (started with the first list).
+  const matching = new MatchingThread();
+  const lists = new ListService<ThreadIndex>({
     db,
     databaseKind: deps.databaseKind ?? 'postgres',
     clock,
     logger,
     ...(deps.lists ?? NO_LISTS),
-    buildIndex: (entities) => NameIndex.build(entities, vocabulary),
+    indexer: matching,
   });
   // Loads the stored list versions; downloads happen in the background.
   await lists.start();
@@ -278,6 +278,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
       // items go before the lists they screen against.
       await Promise.all([batchWork.close(), webhookDelivery.close()]);
       await Promise.all([lists.close(), retention.close(), sessionPurge.close(), webhookHistory.close()]);
+      await matching.close();
       await Promise.all([audit.flush(), lastUsed.flush()]);
       await broadcast.close();
     },

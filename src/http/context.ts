@@ -15,10 +15,10 @@ import type { UserService } from '../accounts/users.js';
 import type { AuditWriter } from '../audit/audit-writer.js';
 import type { Clock } from '../clock.js';
 import type { HealthReport } from '../health.js';
-import type { NameIndex } from '../matching/index.js';
 import type { BatchService } from '../screening/batches/batch-service.js';
 import type { ScreeningService } from '../screening/screening-service.js';
 import type { ListService } from '../sources/lists/list-service.js';
+import type { SearchableIndex } from '../sources/lists/list-source.js';
 import type { Db } from '../store/database.js';
 import type { RequestRateLimiter } from '../store/rate-limiter.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
@@ -40,7 +40,7 @@ export interface AppContext {
   /** Dashboard sign-in, sessions and their CSRF tokens. */
   dashboardSessions: DashboardSessions;
   /** The official sanctions lists: versions in memory, refresh, status. */
-  lists: ListService<NameIndex>;
+  lists: ListService<SearchableIndex>;
   /** Screening: POST /v1/screen and GET /v1/screen/:id. */
   screening: ScreeningService;
   /** Batch screening: submission, progress and results, cancellation (the items are a worker's). */

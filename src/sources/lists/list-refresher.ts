@@ -113,7 +113,7 @@ export class ListRefresher<TIndex> {
       };
     }
     const meta = await this.store(entry.id, fetched, parsed, parseSettings, force);
-    this.deps.loaded.install(entry.id, this.deps.loaded.prepare(meta, parsed.chunks));
+    this.deps.loaded.install(entry.id, await this.deps.loaded.prepare(meta, parsed.chunks));
     return {
       listId: entry.id,
       outcome: 'accepted',

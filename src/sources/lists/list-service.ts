@@ -13,7 +13,7 @@ import {
   type SourceHealth,
   sourceHealth,
 } from './list-status.js';
-import { type IndexBuilder, type ListsView, LoadedLists } from './loaded-lists.js';
+import { type ListIndexer, type ListsView, LoadedLists } from './loaded-lists.js';
 import { ParseThread } from './parse-thread.js';
 import { OPENSANCTIONS_SOURCE } from './parsers/ftm-jsonl.js';
 import { CSL_OFAC_NON_SDN_LISTS } from './parsers/index.js';
@@ -42,7 +42,7 @@ export interface ListServiceOptions<TIndex> {
   refreshIntervalMinutes: number;
   downloadTimeoutMs: number;
   maxDownloadBytes: number;
-  buildIndex?: IndexBuilder<TIndex>;
+  indexer?: ListIndexer<TIndex>;
 }
 
 export interface RefreshReport extends RefreshResult {
@@ -67,7 +67,7 @@ export class ListService<TIndex = never> {
   private readonly stopping = new AbortController();
 
   constructor(private readonly options: ListServiceOptions<TIndex>) {
-    this.loaded = new LoadedLists(options.buildIndex);
+    this.loaded = new LoadedLists(options.indexer);
     this.store = new ListSnapshotStore(options.db, options.clock);
     this.lock = new RefreshLock(options.db, options.databaseKind);
     this.entries = LIST_CATALOG.filter((entry) => options.enabled.includes(entry.id));
@@ -212,7 +212,7 @@ export class ListService<TIndex = never> {
       return snapshotId && this.loaded.get(entry.id)?.meta.id !== snapshotId ? [{ entry, snapshotId }] : [];
     });
     // Every version is read and decompressed (on the thread pool) while the index of the one
-    // before it is built on this thread; a failed read is reported when its turn comes.
+    // before it is built; a failed read is reported when its turn comes.
     const loads = missing.map(({ snapshotId }) => {
       const load = this.store.loadSnapshot(snapshotId);
       load.catch(() => {});
@@ -224,7 +224,7 @@ export class ListService<TIndex = never> {
         this.options.logger.error({ list: entry.id, snapshotId }, 'stored list version has no entities');
         continue;
       }
-      this.loaded.install(entry.id, this.loaded.prepare(stored.meta, stored.chunks));
+      this.loaded.install(entry.id, await this.loaded.prepare(stored.meta, stored.chunks));
       this.options.logger.info(
         { list: entry.id, version: stored.meta.version },
         'list version loaded from the database',

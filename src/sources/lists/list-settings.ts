@@ -5,7 +5,7 @@ import { OPENSANCTIONS_SOURCE } from './parsers/ftm-jsonl.js';
 
 export type ListSettings = Omit<
   ListServiceOptions<unknown>,
-  'db' | 'databaseKind' | 'clock' | 'logger' | 'buildIndex'
+  'db' | 'databaseKind' | 'clock' | 'logger' | 'indexer'
 >;
 
 /**

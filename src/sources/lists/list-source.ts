@@ -1,4 +1,4 @@
-import type { NameIndex } from '../../matching/index.js';
+import type { EntityMatch, SearchOptions } from '../../matching/index.js';
 import type { Flag } from '../flag.js';
 import type { Source, SourceHealth, SourceKind, SourceQuery } from '../source.js';
 import { catalogEntry, type ListCatalogEntry } from './list-catalog.js';
@@ -7,6 +7,11 @@ import { ListUnavailableError } from './loaded-lists.js';
 
 /** Lists answer in-process in milliseconds; this bound only guards against a pathological query. */
 export const LIST_SOURCE_TIMEOUT_MS = 2_000;
+
+/** A list version's search index, wherever it runs (the service's is in the matching thread). */
+export interface SearchableIndex {
+  search(query: string, options: SearchOptions): Promise<ReadonlyMap<string, EntityMatch[]>>;
+}
 
 /**
  * One loaded list as a screening source. It searches the version in memory when called; a list
@@ -21,7 +26,7 @@ export class ListSource implements Source {
 
   constructor(
     readonly id: string,
-    private readonly lists: ListService<NameIndex>,
+    private readonly lists: ListService<SearchableIndex>,
   ) {
     const entry = catalogEntry(id);
     if (!entry) throw new Error(`${id} is not a list of the catalog.`);
@@ -34,11 +39,12 @@ export class ListSource implements Source {
     const list = view.lists.get(this.id);
     if (!list?.index) throw new ListUnavailableError(this.id);
     signal.throwIfAborted();
-    const results = list.index.search(query.entity, {
+    const results = await list.index.search(query.entity, {
       type: query.type,
       threshold: query.threshold,
       limitPerSource: query.limit,
     });
+    signal.throwIfAborted();
     const flags: Flag[] = [];
     const context = { enabledLists: this.lists.enabledLists() };
     for (const match of results.get(this.id) ?? []) {

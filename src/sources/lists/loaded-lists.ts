@@ -4,8 +4,16 @@ import { PackedEntities } from './packed-entities.js';
 import { chunkNames, type SnapshotChunk } from './snapshot-chunks.js';
 import type { ListSnapshotMeta } from './snapshot-store.js';
 
-/** Builds the search index of one list version; the matching engine's `NameIndex.build`. */
-export type IndexBuilder<TIndex> = (entities: Iterable<MatchableEntity>) => TIndex;
+/**
+ * Builds the search index of each list version and lets it go when the version leaves service (in
+ * the service, the matching thread: see matching-thread.ts).
+ */
+export interface ListIndexer<TIndex> {
+  /** The index of the version stored as `chunks`; `names` are the chunks' parsed names, in order. */
+  build(chunks: readonly SnapshotChunk[], names: readonly MatchableEntity[]): Promise<TIndex>;
+  /** The version of `index` left service; searches already asked of it are still answered. */
+  release(index: TIndex): void;
+}
 
 /** One list version in memory: its entities, and its index when an index builder is configured. */
 export interface LoadedList<TIndex> {
@@ -52,7 +60,7 @@ class View<TIndex> implements ListsView<TIndex> {
 export class LoadedLists<TIndex = never> {
   private view: ListsView<TIndex> = new View(new Map());
 
-  constructor(private readonly buildIndex?: IndexBuilder<TIndex>) {}
+  constructor(private readonly indexer?: ListIndexer<TIndex>) {}
 
   current(): ListsView<TIndex> {
     return this.view;
@@ -62,19 +70,25 @@ export class LoadedLists<TIndex = never> {
    * Prepares a version for installation from its stored chunks; the slow part, done before the
    * swap. Only the names are parsed: the index is built from them, and the records stay text.
    */
-  prepare(meta: ListSnapshotMeta, chunks: readonly SnapshotChunk[]): LoadedList<TIndex> {
+  async prepare(meta: ListSnapshotMeta, chunks: readonly SnapshotChunk[]): Promise<LoadedList<TIndex>> {
     const names = chunks.map(chunkNames);
     const entities = new PackedEntities(chunks, names);
-    const index = this.buildIndex ? this.buildIndex(names.flat()) : undefined;
+    const index = this.indexer ? await this.indexer.build(chunks, names.flat()) : undefined;
     return { meta, entities, index };
   }
 
-  /** Puts a prepared version in service (or takes a list out with `undefined`). */
+  /**
+   * Puts a prepared version in service (or takes a list out with `undefined`) and releases the
+   * index of the version it replaces.
+   */
   install(listId: string, list: LoadedList<TIndex> | undefined): void {
+    const replaced = this.view.lists.get(listId);
     const next = new Map(this.view.lists);
     if (list) next.set(listId, list);
     else next.delete(listId);
     this.view = new View(next);
+    if (replaced?.index !== undefined && replaced.index !== list?.index)
+      this.indexer?.release(replaced.index);
   }
 
   get(listId: string): LoadedList<TIndex> | undefined {

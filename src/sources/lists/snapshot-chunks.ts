@@ -58,7 +58,7 @@ export function chunkEntities(
 }
 
 /** The names of a chunk, as the index builder reads them. */
-export function chunkNames(chunk: SnapshotChunk): MatchableEntity[] {
+export function chunkNames(chunk: Pick<SnapshotChunk, 'entityCount' | 'names'>): MatchableEntity[] {
   const names = JSON.parse(chunk.names.toString('utf8')) as MatchableEntity[];
   if (names.length !== chunk.entityCount) {
     throw new Error(`A stored list chunk has ${names.length} names for ${chunk.entityCount} entities.`);

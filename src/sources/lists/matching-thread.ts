@@ -1,0 +1,181 @@
+import type { Worker } from 'node:worker_threads';
+import type { EntityMatch, SearchOptions } from '../../matching/index.js';
+import { startModuleWorker } from '../../worker-thread.js';
+import type { ListIndexer } from './loaded-lists.js';
+import type { SnapshotChunk } from './snapshot-chunks.js';
+
+/** The number of entities and of indexed names of one list version's index. */
+export interface IndexSize {
+  entities: number;
+  names: number;
+}
+
+/** A chunk's names as the thread receives them: the stored JSON text, parsed there. */
+export interface ChunkNames {
+  entityCount: number;
+  names: Uint8Array;
+}
+
+/**
+ * What the matching thread is sent: one message per turn of the event loop, holding every
+ * command given in that turn, in order (a screening's searches of the seven lists travel together).
+ */
+export type MatchingCommand =
+  | { op: 'build'; id: number; index: number; chunks: ChunkNames[] }
+  | { op: 'search'; id: number; index: number; query: string; options: SearchOptions }
+  | { op: 'release'; index: number };
+
+/** One answer per build and search of a message, in one message. */
+export type MatchingAnswer = { id: number } & (
+  | { size: IndexSize }
+  | { matches: Map<string, EntityMatch[]> }
+  | { error: string }
+);
+
+interface Pending {
+  resolve(answer: MatchingAnswer): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * The list indexes in a thread of their own. Matching is the largest part of a screening's CPU
+ * time (41% of the main thread under live screenings, see docs/benchmarks.md), and an index build
+ * takes the better part of a second per large list: here both use the second core, and the main
+ * thread serves requests, the database and the cache meanwhile.
+ *
+ * The thread holds every index in service on one shared vocabulary, so it expands each query
+ * word once for all the lists. It starts with the first build. If it stops unexpectedly,
+ * searches and builds in flight fail (a failed source, never "no match"), and the next command
+ * starts another thread that first rebuilds every index in service from the names kept here (a
+ * tenth of a list's stored text).
+ */
+export class MatchingThread implements ListIndexer<ThreadIndex> {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  /** The indexes in service, by number, with the names to rebuild them from. */
+  private readonly live = new Map<number, ChunkNames[]>();
+  private queue: MatchingCommand[] = [];
+  private nextId = 0;
+  private closed = false;
+
+  async build(chunks: readonly SnapshotChunk[]): Promise<ThreadIndex> {
+    const index = this.nextId++;
+    const names = chunks.map((chunk) => ({ entityCount: chunk.entityCount, names: chunk.names }));
+    const answer = await this.ask((id) => ({ op: 'build', id, index, chunks: names }));
+    if (!('size' in answer)) throw new Error('The matching thread answered a build with no index.');
+    this.live.set(index, names);
+    return new ThreadIndex(this, index, answer.size);
+  }
+
+  release(index: ThreadIndex): void {
+    if (!this.live.delete(index.number)) return;
+    // Queued behind the searches already asked, so they are answered first.
+    this.enqueue({ op: 'release', index: index.number });
+  }
+
+  /** Per source, the entities of index `index` scoring at least the threshold (`NameIndex.search`). */
+  async search(index: number, query: string, options: SearchOptions): Promise<Map<string, EntityMatch[]>> {
+    const answer = await this.ask((id) => ({ op: 'search', id, index, query, options }));
+    if (!('matches' in answer)) throw new Error('The matching thread answered a search with no matches.');
+    return answer.matches;
+  }
+
+  /**
+   * Stops the thread at once: what is in flight fails as on a crash, and the next command starts
+   * another that rebuilds the indexes in service.
+   */
+  async restart(): Promise<void> {
+    if (this.worker) await this.fail(this.worker, new Error('The matching thread was restarted.'));
+  }
+
+  /** Stops the thread for good (at shutdown); later commands fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.live.clear();
+    if (this.worker) await this.fail(this.worker, new Error('The matching thread was stopped.'));
+  }
+
+  private ask(command: (id: number) => MatchingCommand): Promise<MatchingAnswer> {
+    if (this.closed) return Promise.reject(new Error('The matching thread was stopped.'));
+    const id = this.nextId++;
+    return new Promise<MatchingAnswer>((resolve, reject) => {
+      this.pending.set(id, {
+        resolve: (answer) => ('error' in answer ? reject(new Error(answer.error)) : resolve(answer)),
+        reject,
+      });
+      this.enqueue(command(id));
+    });
+  }
+
+  // Commands given in one turn of the event loop go in one message, sent once the turn's
+  // synchronous work is done: one message each way per screening instead of one per list.
+  private enqueue(command: MatchingCommand): void {
+    if (this.queue.length === 0) queueMicrotask(() => this.flush());
+    this.queue.push(command);
+  }
+
+  private flush(): void {
+    const commands = this.queue;
+    this.queue = [];
+    if (commands.length === 0) return;
+    const worker = this.running();
+    // The thread keeps the process alive while it works for someone, never while idle.
+    if (this.pending.size > 0) worker.ref();
+    worker.postMessage(commands);
+  }
+
+  private running(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startModuleWorker(import.meta.url, 'matching-worker');
+    worker.unref();
+    worker.on('message', (answers: MatchingAnswer[]) => {
+      for (const answer of answers) {
+        const pending = this.pending.get(answer.id);
+        this.pending.delete(answer.id);
+        pending?.resolve(answer);
+      }
+      if (this.pending.size === 0) worker.unref();
+    });
+    worker.on('error', (error) => void this.fail(worker, error));
+    worker.on('exit', (code) => {
+      void this.fail(worker, new Error(`The matching thread stopped (exit code ${code}) before answering.`));
+    });
+    this.worker = worker;
+    // A new thread first rebuilds what its predecessor held; builds answer no one (id -1).
+    if (this.live.size > 0) {
+      const rebuilds: MatchingCommand[] = [...this.live].map(([index, chunks]) => ({
+        op: 'build',
+        id: -1,
+        index,
+        chunks,
+      }));
+      worker.postMessage(rebuilds);
+    }
+    return worker;
+  }
+
+  // Every command in flight or not yet sent fails with `error`; the thread is terminated and
+  // forgotten (its successor rebuilds the indexes in service, so no release needs to reach it).
+  private async fail(worker: Worker, error: unknown): Promise<void> {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    this.queue = [];
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const command of pending) command.reject(error);
+    await worker.terminate();
+  }
+}
+
+/** A list version's index held by the matching thread; what `ListSource` searches. */
+export class ThreadIndex {
+  constructor(
+    private readonly thread: MatchingThread,
+    readonly number: number,
+    readonly size: IndexSize,
+  ) {}
+
+  search(query: string, options: SearchOptions): Promise<Map<string, EntityMatch[]>> {
+    return this.thread.search(this.number, query, options);
+  }
+}

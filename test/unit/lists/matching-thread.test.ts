@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NameIndex, type SearchOptions, SharedVocabulary } from '../../../src/matching/index.js';
+import { MatchingThread } from '../../../src/sources/lists/matching-thread.js';
+import { parseVersion } from '../../../src/sources/lists/parsed-version.js';
+import { chunkNames, type SnapshotChunk } from '../../../src/sources/lists/snapshot-chunks.js';
+import { mirrorBytes, parserFor } from './mirror.js';
+
+async function chunksOf(id: string): Promise<SnapshotChunk[]> {
+  const parser = parserFor(id);
+  const files = new Map(parser.files.map((spec) => [spec.name, mirrorBytes(spec.name)] as const));
+  return (await parseVersion(parser, files, {})).chunks;
+}
+
+const PERSON: SearchOptions = { type: 'person', threshold: 0.5, limitPerSource: 10 };
+const QUERIES = ['Saddam Hussein Al-Tikriti', 'Sadam Husein', 'Tikriti Saddam', 'John Smith', 'Аль-Каида'];
+
+describe('list indexes in the matching thread', () => {
+  const thread = new MatchingThread();
+  let un: SnapshotChunk[];
+  let uk: SnapshotChunk[];
+  beforeAll(async () => {
+    [un, uk] = await Promise.all([chunksOf('un_sc'), chunksOf('uk_fcdo')]);
+  });
+  afterAll(() => thread.close());
+
+  it('answers every search exactly as the same indexes in this thread, explanations included', async () => {
+    const shared = new SharedVocabulary();
+    const local = [un, uk].map((chunks) => NameIndex.build(chunks.flatMap(chunkNames), shared));
+    const remote = await Promise.all([thread.build(un), thread.build(uk)]);
+    expect(remote.map((index) => index.size)).toEqual(local.map((index) => index.size));
+    for (const query of QUERIES) {
+      for (const type of ['person', 'entity'] as const) {
+        const options = { ...PERSON, type };
+        // Both lists' searches are asked in one turn, as a screening asks them.
+        const answers = await Promise.all(remote.map((index) => index.search(query, options)));
+        expect(answers).toEqual(local.map((index) => index.search(query, options)));
+      }
+    }
+    const saddam = await remote[0]!.search('Saddam Hussein Al-Tikriti', PERSON);
+    expect(saddam.get('un_sc')?.[0]?.score).toBe(1);
+  });
+
+  it('a released version is no longer searched, and the versions in service still are', async () => {
+    const [older, newer] = await Promise.all([thread.build(un), thread.build(un)]);
+    const searchOfOlder = older!.search('Sadam Husein', PERSON);
+    thread.release(older!);
+    // Asked before the release, so answered.
+    expect((await searchOfOlder).get('un_sc')?.length).toBeGreaterThan(0);
+    await expect(older!.search('Sadam Husein', PERSON)).rejects.toThrow(/no longer in service/);
+    expect((await newer!.search('Sadam Husein', PERSON)).get('un_sc')?.length).toBeGreaterThan(0);
+  });
+
+  it('after the thread stops, what was in flight fails and the next search is answered by a new thread holding the same indexes', async () => {
+    const index = await thread.build(uk);
+    const before = await index.search('Tikriti Saddam', PERSON);
+    const inFlight = expect(index.search('Sadam Husein', PERSON)).rejects.toThrow(/restarted/);
+    await new Promise((resolve) => setImmediate(resolve)); // the search is sent
+    await thread.restart();
+    await inFlight;
+    expect(await index.search('Tikriti Saddam', PERSON)).toEqual(before);
+  });
+
+  it('once closed, builds and searches fail instead of starting the thread again', async () => {
+    const closing = new MatchingThread();
+    const index = await closing.build(uk);
+    await closing.close();
+    await expect(index.search('Sadam Husein', PERSON)).rejects.toThrow(/stopped/);
+    await expect(closing.build(uk)).rejects.toThrow(/stopped/);
+  });
+});
