@@ -54,19 +54,30 @@ function without(text: string, skip1: number, skip2: number): string {
 }
 
 /**
+ * Whether a token of this length can share a deletion-neighbourhood key with a token no longer than
+ * `longest`: its keys keep at least all but two of its letters, the other's at most all of them.
+ * The neighbourhood of a token of n letters has n²/2 keys of up to n letters, so a long query token
+ * (500 letters is a valid query) would otherwise cost seconds to probe for keys nothing is posted under.
+ */
+export function deletionsCanMeet(length: number, longest: number): boolean {
+  return length <= longest + 2;
+}
+
+/**
  * The keys a token is both posted and looked up under, in order: identity, equivalence groups,
- * the deletion neighbourhood (given to `deletion` as positions left out, see forEachDeletion) and
- * Double Metaphone codes.
+ * the deletion neighbourhood (given to `deletion` as positions left out, see forEachDeletion; left
+ * out when `withDeletions` is false) and Double Metaphone codes.
  */
 function eachSymmetricKey(
   token: PreparedToken,
   key: (key: string) => void,
   deletion: (skip1: number, skip2: number) => void,
+  withDeletions = true,
 ): void {
   const text = token.text;
   key(`E:${text}`);
   for (const group of token.groups) key(`G:${group}`);
-  forEachDeletion(text, deletion);
+  if (withDeletions) forEachDeletion(text, deletion);
   if (text.length >= MIN_PHONETIC_LENGTH && !token.abjad) {
     for (const code of doubleMetaphone(text)) if (code.length >= MIN_KEY_LENGTH) key(`P:${code}`);
   }
@@ -101,8 +112,9 @@ export function anchorKeys(token: PreparedToken): AnchorKeys {
 /**
  * A query token's `anchorKeys(token).probe`, packed and hashed for `KeyPostings.firstPacked`
  * without building the deletion keys as strings; a key may come twice (which finds nothing new).
+ * Without the deletion keys when `withDeletions` is false (see `deletionsCanMeet`).
  */
-export function packedProbeKeys(token: PreparedToken): PackedKeys {
+export function packedProbeKeys(token: PreparedToken, withDeletions = true): PackedKeys {
   const chars: number[] = [];
   const ends: number[] = [];
   const hashes: number[] = [];
@@ -122,11 +134,16 @@ export function packedProbeKeys(token: PreparedToken): PackedKeys {
   };
   if (canAnchor(token)) {
     const text = token.text;
-    eachSymmetricKey(token, key, (skip1, skip2) => {
-      for (let i = 0; i < DELETION_PREFIX.length; i++) unit(DELETION_PREFIX.charCodeAt(i));
-      for (let i = 0; i < text.length; i++) if (i !== skip1 && i !== skip2) unit(text.charCodeAt(i));
-      end();
-    });
+    eachSymmetricKey(
+      token,
+      key,
+      (skip1, skip2) => {
+        for (let i = 0; i < DELETION_PREFIX.length; i++) unit(DELETION_PREFIX.charCodeAt(i));
+        for (let i = 0; i < text.length; i++) if (i !== skip1 && i !== skip2) unit(text.charCodeAt(i));
+        end();
+      },
+      withDeletions,
+    );
     for (const probe of skeletonKeys(token).probe) key(probe);
   }
   return { chars: Uint16Array.from(chars), ends: Int32Array.from(ends), hashes: Int32Array.from(hashes) };

@@ -1,4 +1,4 @@
-import { canAnchor, isMergeable, packedProbeKeys } from './anchors.js';
+import { canAnchor, deletionsCanMeet, isMergeable, packedProbeKeys } from './anchors.js';
 import type { PackedKeys } from './key-postings.js';
 import { prepareName } from './prepare.js';
 import type { PreparedName, PreparedToken } from './prepared.js';
@@ -27,12 +27,18 @@ export interface PreparedQuery {
  */
 export class QueryTokenProbes {
   private packed: PackedKeys | undefined;
+  private packedWithoutDeletions: PackedKeys | undefined;
 
   constructor(private readonly token: PreparedToken) {}
 
-  get keys(): PackedKeys {
-    this.packed ??= packedProbeKeys(this.token);
-    return this.packed;
+  /** The keys to probe a vocabulary whose longest anchoring token has `longest` letters. */
+  keysFor(longest: number): PackedKeys {
+    if (deletionsCanMeet(this.token.text.length, longest)) {
+      this.packed ??= packedProbeKeys(this.token);
+      return this.packed;
+    }
+    this.packedWithoutDeletions ??= packedProbeKeys(this.token, false);
+    return this.packedWithoutDeletions;
   }
 }
 

@@ -55,7 +55,7 @@ export class TokenExpansions {
     const { postings, tokens } = this.vocabulary;
     const generation = ++this.generation;
     found.length = 0;
-    const keys = probes.keys;
+    const keys = probes.keysFor(this.vocabulary.longestAnchoring);
     for (let k = 0; k < keys.ends.length; k++) {
       for (let entry = postings.firstPacked(keys, k); entry >= 0; entry = postings.next(entry)) {
         const id = postings.idAt(entry);

@@ -17,6 +17,8 @@ export class Vocabulary {
   readonly mergeableByText = new Map<string, number[]>();
   /** Text -> ids of every token with that text (identical tokens score 1 whatever their class). */
   readonly idsByText = new Map<string, number[]>();
+  /** The length of the longest token posted under anchor keys (see `QueryTokenProbes.keysFor`). */
+  longestAnchoring = 0;
 
   readonly factory: TokenFactory = (text: string, cls: TokenClass, abjad: boolean) => {
     const identity = `${cls}|${abjad ? 1 : 0}|${text}`;
@@ -35,6 +37,7 @@ export class Vocabulary {
     else this.idsByText.set(token.text, [token.id]);
     if (canAnchor(token)) {
       postAnchorKeys(token, this.postings);
+      this.longestAnchoring = Math.max(this.longestAnchoring, token.text.length);
     }
     if (isMergeable(token)) {
       const ids = this.mergeableByText.get(token.text);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NameIndex } from '../../../src/matching/name-index.js';
+import { SharedVocabulary } from '../../../src/matching/shared-vocabulary.js';
 import type { MatchableEntity, SearchOptions } from '../../../src/matching/types.js';
+import { BruteForce } from './brute-force.js';
 
 const entities: MatchableEntity[] = [
   {
@@ -97,5 +99,34 @@ describe('name index', () => {
     const first = JSON.stringify([...index.search('Vladmir Putin', options)]);
     index.search('Osama bin Laden', options);
     expect(JSON.stringify([...index.search('Vladmir Putin', options)])).toBe(first);
+  });
+
+  // A query word longer than every indexed word by more than two letters shares no deletion key
+  // with any of them, so its (quadratic) deletion neighbourhood is not probed; up to two letters
+  // longer it is, and a vocabulary that later grows a longer word is probed with it again.
+  it('finds a name by a query word up to two letters longer than any indexed word, as a full scan does', () => {
+    const word = (name: string, key: string): MatchableEntity => ({
+      key,
+      source: 'w',
+      kind: 'organization',
+      names: [{ full: name, type: 'primary' }],
+    });
+    const words = [word('KALASHNIKOVA', 'w:1'), word('KALASH', 'w:2'), word('NIKOV TRADING', 'w:3')];
+    const shared = new SharedVocabulary();
+    const short = NameIndex.build(words, shared);
+    const entity = { ...options, type: 'entity' as const, threshold: 0.7 };
+    const scan = new BruteForce(words);
+    const found = (index: NameIndex, query: string) =>
+      new Map([...(index.search(query, entity).get('w') ?? [])].map((m) => [m.key, m.score]));
+    for (const query of ['KALASHNIKOVAX', 'KALASHNIKOVAXY', 'KALASHNIKOVAXYZ', 'K'.repeat(500)]) {
+      expect(found(short, query)).toEqual(scan.search(query, 'entity', 0.7));
+    }
+    expect(found(short, 'KALASHNIKOVAXY').has('w:1')).toBe(true);
+    const longer = [word('KALASHNIKOVAXYZWQ', 'w:4')];
+    const grown = NameIndex.build(longer, shared);
+    expect(found(grown, 'KALASHNIKOVAXYZWQRS')).toEqual(
+      new BruteForce(longer).search('KALASHNIKOVAXYZWQRS', 'entity', 0.7),
+    );
+    expect(found(grown, 'KALASHNIKOVAXYZWQRS').has('w:4')).toBe(true);
   });
 });
