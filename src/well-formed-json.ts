@@ -1,7 +1,6 @@
 /**
  * JSON can spell a lone surrogate (`"\udfff"`), which no UTF-8 text can hold: PostgreSQL refuses it
- * inside jsonb, an encoder writes U+FFFD in its place, and the embedded database's driver miscounts
- * its length. Text read as JSON from outside (request bodies, provider answers) is therefore made
+ * inside jsonb, and an encoder writes U+FFFD in its place. Text read as JSON from outside (request bodies, provider answers) is therefore made
  * well-formed once, where it enters, with each lone surrogate replaced by U+FFFD as any UTF-8
  * encoder does: what is stored, returned and signed is then the same text everywhere.
  */

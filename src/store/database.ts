@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { EmbeddedDatabaseLock } from './embedded-lock.js';
+import { embeddedPgConfig } from './embedded-pg-connection.js';
 import { migrateToLatest } from './migrate.js';
 import type { DatabaseSchema } from './schema.js';
 
@@ -67,13 +67,7 @@ export function connectPostgres(url: string, poolSize: number): Database {
     connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
     statement_timeout: DATABASE_STATEMENT_TIMEOUT_MS,
   });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
-  // Nor a client checked out of the pool: pg-pool drops its own error listener while a client is
-  // lent, and the socket error of a database restart would then be an unhandled 'error' event that
-  // kills the process. The query in flight still fails (the request gets a 503) and the pool
-  // discards the broken client when it is released.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  surviveConnectionLoss(pool);
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
@@ -94,10 +88,9 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     lock?.release();
     throw error;
   }
-  // The PGlite adapter breaks with more than one connection, so the pool holds exactly one.
-  const config = createPgConfig(pglite);
-  sendWellFormedText(config.connection);
-  const pool = new pg.Pool({ ...config, max: 1 });
+  // PGlite serves one session, so the pool holds exactly one connection.
+  const pool = new pg.Pool({ ...embeddedPgConfig(pglite), max: 1 });
+  surviveConnectionLoss(pool);
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -110,30 +103,15 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   };
 }
 
-interface BindMessage {
-  values?: unknown[];
-  valueMapper?: (value: unknown, index: number) => unknown;
-}
-
-/**
- * PGlite's message writer sizes a text parameter with its own UTF-8 length count, which is short
- * by a byte or more for a lone surrogate (it takes each low surrogate for the end of a pair): the
- * value's last characters are cut or it becomes invalid UTF-8. node-postgres writes U+FFFD for a
- * lone surrogate, as Buffer does; so does this, before PGlite counts, so both databases store the
- * same text. Input is made well-formed where it enters (well-formed-json.ts); this is the net.
- */
-function sendWellFormedText(connection: { bind(message: BindMessage): void }): void {
-  const bind = connection.bind.bind(connection);
-  connection.bind = (message) => {
-    const mapper = message.valueMapper;
-    bind({
-      ...message,
-      valueMapper: (value, index) => {
-        const mapped = mapper ? mapper(value, index) : value;
-        return typeof mapped === 'string' && !mapped.isWellFormed() ? mapped.toWellFormed() : mapped;
-      },
-    });
-  };
+// A connection lost (a PostgreSQL restart; on the embedded database, a failure of PGlite itself)
+// fails the query in flight and must not crash the process.
+function surviveConnectionLoss(pool: pg.Pool): void {
+  // An idle client losing its connection: the pool replaces it.
+  pool.on('error', () => {});
+  // A client checked out of the pool: pg-pool drops its own error listener while a client is
+  // lent, and the error would then be an unhandled 'error' event that kills the process. The
+  // query in flight still fails and the pool discards the broken client when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
 }
 
 const UNAVAILABLE_CODES = new Set([

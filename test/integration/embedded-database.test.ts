@@ -1,0 +1,47 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../../src/store/database.js';
+
+// The embedded database behind node-postgres through the service's own connection
+// (embedded-pg-connection.ts): what PostgreSQL would answer, however large, errors included.
+describe('the embedded database through its pg connection', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openDatabase({ poolSize: 1 });
+  });
+  afterAll(() => database.close());
+
+  it("answers a failing statement with PostgreSQL's error, and the session goes on", async () => {
+    await sql`CREATE TABLE t (id int PRIMARY KEY)`.execute(database.db);
+    await sql`INSERT INTO t VALUES (1)`.execute(database.db);
+    const duplicate = await sql`INSERT INTO t VALUES (1)`
+      .execute(database.db)
+      .catch((error: unknown) => error);
+    expect(duplicate).toMatchObject({ code: '23505', constraint: 't_pkey' });
+    const failed = database.db.transaction().execute(async (trx) => {
+      await sql`INSERT INTO t VALUES (2)`.execute(trx);
+      await sql`SELECT 1 / 0`.execute(trx);
+    });
+    await expect(failed).rejects.toMatchObject({ code: '22012' });
+    const rows = await database.db.transaction().execute(async (trx) => {
+      await sql`INSERT INTO t VALUES (3)`.execute(trx);
+      return (await sql<{ id: number }>`SELECT id FROM t ORDER BY id`.execute(trx)).rows;
+    });
+    expect(rows).toEqual([{ id: 1 }, { id: 3 }]);
+  });
+
+  it('returns every row of a large answer, and statements sent together each get their own', async () => {
+    const [large, empty, one] = await Promise.all([
+      sql<{
+        i: number;
+        pad: string;
+      }>`SELECT i, repeat('é', i % 100) AS pad FROM generate_series(1, 20000) AS i`.execute(database.db),
+      sql`SELECT 1 WHERE false`.execute(database.db),
+      sql<{ text: string }>`SELECT ${'a lone \ud800 surrogate'}::text AS text`.execute(database.db),
+    ]);
+    expect(large.rows).toHaveLength(20000);
+    expect(large.rows[19998]).toEqual({ i: 19999, pad: 'é'.repeat(99) });
+    expect(empty.rows).toEqual([]);
+    expect(one.rows).toEqual([{ text: 'a lone \ufffd surrogate' }]);
+  });
+});
