@@ -172,7 +172,7 @@ writeBenchmarkSection(
   `## Screening throughput (\`npm run bench:screening\`)
 
 Every list of \`../shared/data/lists\` loaded (all but OFSI, the default); the embedded default in one
-process, PostgreSQL + Redis with \`WORKERS=auto\` (two processes on this machine);
+process, PostgreSQL + Redis with \`WORKERS=auto\` (one process per two cores: one on this machine);
 ${DURATION_SECONDS} s per line over ${CONNECTIONS} connections: autocannon as fast as the service answers
 (throughput), then requests evenly paced at the target rate (latency at that throughput, each
 counted from the moment it was due, so no coordinated omission; bench/support/paced-load.ts, as

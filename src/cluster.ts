@@ -9,11 +9,14 @@ import { serve } from './server.js';
 const WORKER_HEALTHY_AFTER_MS = 10_000;
 
 /**
- * All cores when several processes can act as one: PostgreSQL for the data and Redis for
- * revocations, rate limits and the cache. One otherwise.
+ * Every two cores a process when several processes can act as one (PostgreSQL for the data and
+ * Redis for revocations, rate limits and the cache); one otherwise. Each process keeps two cores
+ * busy under load: its main thread and its matching thread (on this 2-core machine one process
+ * answered 1,052-1,106 live screenings/s where two answered 884-896, docs/benchmarks.md).
  */
 export function defaultWorkerCount(config: Config): number {
-  return config.databaseUrl && config.redisUrl ? os.availableParallelism() : 1;
+  if (!config.databaseUrl || !config.redisUrl) return 1;
+  return Math.max(1, Math.floor(os.availableParallelism() / 2));
 }
 
 /**

@@ -17,7 +17,7 @@ export interface Config {
   logLevel: LogLevel;
   trustProxy: boolean | number | string[];
   screeningRetentionMonths: number;
-  /** Server processes; undefined: all cores with DATABASE_URL, one on the embedded database. */
+  /** Server processes; undefined: `defaultWorkerCount` (one per two cores with PostgreSQL and Redis, else one). */
   workers: number | undefined;
   /** Ids of the official lists to load and refresh (see `src/sources/lists/list-catalog.ts`). */
   listsEnabled: string[];
@@ -316,7 +316,7 @@ export const SETTINGS = [
     key: 'workers',
     defaultText: 'auto',
     description:
-      'Server processes sharing the port: `auto` (all cores with DATABASE_URL and REDIS_URL, else 1) or a number; more than 1 needs both.',
+      'Server processes sharing the port: `auto` (one per two cores with DATABASE_URL and REDIS_URL, as each process also runs a matching thread; else 1) or a number; more than 1 needs both.',
     parse: (raw, variable) =>
       raw === undefined || raw === '' || raw === 'auto' ? undefined : integer(1, 64, 1)(raw, variable),
   }),
