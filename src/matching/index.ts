@@ -1,7 +1,7 @@
 /** Public API of the name-matching engine: pure code, no I/O, no clock, no configuration reads. */
 export { compareNames, type NameComparison } from './compare.js';
 export { jaroWinkler, jaroWinklerCodes } from './jaro-winkler.js';
-export { NameIndex } from './name-index.js';
+export { NameIndex, NameIndexBuilder } from './name-index.js';
 export { prepareName } from './prepare.js';
 export type { PreparedName, PreparedToken, TokenClass } from './prepared.js';
 export { type PreparedQuery, prepareQuery } from './prepared-query.js';

@@ -64,47 +64,14 @@ export class NameIndex {
    * share one `SharedVocabulary`: each query token is then expanded once for all of them.
    */
   static build(entities: Iterable<MatchableEntity>, shared = new SharedVocabulary()): NameIndex {
-    const vocabulary = shared.vocabulary;
-    const entityKeys: string[] = [];
-    const entitySources: string[] = [];
-    const entityKinds: EntityKind[] = [];
-    const nameEntity: number[] = [];
-    const names: MatchableEntity['names'] = [];
-    const prepared: PreparedName[] = [];
-    for (const entity of entities) {
-      const e = entityKeys.length;
-      entityKeys.push(entity.key);
-      entitySources.push(entity.source);
-      entityKinds.push(entity.kind);
-      for (const name of entity.names) {
-        const p = prepareName(name.full, preparationFor(entity.kind), vocabulary.factory);
-        if (p.tokens.length === 0) continue;
-        nameEntity.push(e);
-        names.push(name);
-        prepared.push(p);
-      }
-    }
-    const sources = [...new Set(entitySources)];
-    const sourceNumber = new Map(sources.map((s, k) => [s, k]));
-    return new NameIndex({
-      entityKeys,
-      entitySources,
-      entityKinds,
-      nameEntity: Int32Array.from(nameEntity),
-      names,
-      prepared,
-      vocabulary,
-      shared,
-      tokenNames: invertTokens(prepared, vocabulary.tokens.length),
-      adjacentJoins: postAdjacentJoins(prepared),
-      sources,
-      nameTable: buildNameTable(
-        prepared,
-        names.map((n) => n.type),
-        (n) => sourceNumber.get(entitySources[nameEntity[n]!]!)!,
-      ),
-      tokenTable: buildTokenTable(vocabulary.tokens),
-    });
+    const builder = new NameIndexBuilder(shared);
+    for (const entity of entities) builder.add(entity);
+    return builder.finish();
+  }
+
+  /** @internal The index of what `NameIndexBuilder` gathered. */
+  static assemble(data: IndexData): NameIndex {
+    return new NameIndex(data);
   }
 
   get size(): { entities: number; names: number } {
@@ -220,6 +187,63 @@ export class NameIndex {
       );
     }
     return out;
+  }
+}
+
+/**
+ * Builds a `NameIndex` an entity at a time: `NameIndex.build` in steps, for a caller that serves
+ * searches of other indexes in between (the matching thread). Names are prepared, and their words
+ * added to the shared vocabulary, as each entity comes; the index's own tables are made by
+ * `finish`. Indexes already built meanwhile stay valid: they skip the words added after them.
+ */
+export class NameIndexBuilder {
+  private readonly entityKeys: string[] = [];
+  private readonly entitySources: string[] = [];
+  private readonly entityKinds: EntityKind[] = [];
+  private readonly nameEntity: number[] = [];
+  private readonly names: MatchableEntity['names'] = [];
+  private readonly prepared: PreparedName[] = [];
+
+  constructor(private readonly shared = new SharedVocabulary()) {}
+
+  add(entity: MatchableEntity): void {
+    const e = this.entityKeys.length;
+    this.entityKeys.push(entity.key);
+    this.entitySources.push(entity.source);
+    this.entityKinds.push(entity.kind);
+    for (const name of entity.names) {
+      const p = prepareName(name.full, preparationFor(entity.kind), this.shared.vocabulary.factory);
+      if (p.tokens.length === 0) continue;
+      this.nameEntity.push(e);
+      this.names.push(name);
+      this.prepared.push(p);
+    }
+  }
+
+  finish(): NameIndex {
+    const { entityKeys, entitySources, entityKinds, nameEntity, names, prepared, shared } = this;
+    const vocabulary = shared.vocabulary;
+    const sources = [...new Set(entitySources)];
+    const sourceNumber = new Map(sources.map((s, k) => [s, k]));
+    return NameIndex.assemble({
+      entityKeys,
+      entitySources,
+      entityKinds,
+      nameEntity: Int32Array.from(nameEntity),
+      names,
+      prepared,
+      vocabulary,
+      shared,
+      tokenNames: invertTokens(prepared, vocabulary.tokens.length),
+      adjacentJoins: postAdjacentJoins(prepared),
+      sources,
+      nameTable: buildNameTable(
+        prepared,
+        names.map((n) => n.type),
+        (n) => sourceNumber.get(entitySources[nameEntity[n]!]!)!,
+      ),
+      tokenTable: buildTokenTable(vocabulary.tokens),
+    });
   }
 }
 

@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { EmbeddedDatabaseLock } from './embedded-lock.js';
-import { embeddedPgConfig } from './embedded-pg-connection.js';
+import { embeddedPool } from './embedded-pg-connection.js';
 import { migrateToLatest } from './migrate.js';
 import type { DatabaseSchema } from './schema.js';
 
@@ -88,8 +88,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     lock?.release();
     throw error;
   }
-  // PGlite serves one session, so the pool holds exactly one connection.
-  const pool = new pg.Pool({ ...embeddedPgConfig(pglite), max: 1 });
+  const pool = embeddedPool(pglite);
   surviveConnectionLoss(pool);
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   return {

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { serialize } from 'pg-protocol';
 import type { BackendMessage } from 'pg-protocol/dist/messages.js';
 import { Parser } from 'pg-protocol/dist/parser.js';
@@ -22,7 +23,7 @@ export class EmbeddedPgConnection extends EventEmitter {
   readonly stream = { destroy: () => this.end() };
   parsedStatements = {};
   submittedNamedStatements = {};
-  private parser = new Parser();
+  private readonly parser = new Parser();
   private outgoing: Buffer[] = [];
   private answers: Promise<void> = Promise.resolve();
   private emitEveryMessage = false;
@@ -36,8 +37,15 @@ export class EmbeddedPgConnection extends EventEmitter {
 
   async connect(_port: number, _host: string): Promise<void> {
     this._connecting = true;
-    this.parser = new Parser();
-    await this.pglite.waitReady;
+    try {
+      await this.pglite.waitReady;
+      // PGlite has one session: a client that died inside a transaction must not leave it open
+      // (or aborted) for the next one.
+      if (this.pglite.isInTransaction()) await this.pglite.exec('ROLLBACK');
+    } catch (error) {
+      this.emit('error', error);
+      return;
+    }
     process.nextTick(() => this.emit('readyForQuery'));
   }
 
@@ -82,13 +90,10 @@ export class EmbeddedPgConnection extends EventEmitter {
   }
 
   end(): void {
-    // Like a socket closing: pg waits for 'end'. PGlite stays open for the pool's next client.
+    // Like a socket closing: pg listens for 'end' once this returns. PGlite stays open.
     this.answers = this.answers.then(() => {
       this.emit('end');
     });
-    // The pool reuses this connection for its next client: the ended client's listeners go.
-    for (const name of this.eventNames()) if (name !== 'newListener') this.removeAllListeners(name);
-    this.emitEveryMessage = false;
   }
 
   ref(): void {}
@@ -123,14 +128,16 @@ export class EmbeddedPgConnection extends EventEmitter {
   }
 }
 
-/** The `pg.Pool` settings for the embedded database: its connection, no network. */
-export function embeddedPgConfig(pglite: PGlite) {
-  return {
-    connection: new EmbeddedPgConnection(pglite),
-    user: 'postgres',
-    password: 'unused',
-    database: 'postgres',
-    host: 'localhost',
-    port: 5432,
-  };
+/**
+ * The `pg.Pool` of the embedded database: one client at a time (PGlite serves one session), each
+ * with a connection of its own, so that what reaches an ended client (its last answers, its 'end')
+ * never reaches the next one.
+ */
+export function embeddedPool(pglite: PGlite): pg.Pool {
+  class EmbeddedClient extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connection: new EmbeddedPgConnection(pglite) } as pg.ClientConfig);
+    }
+  }
+  return new pg.Pool({ Client: EmbeddedClient, max: 1, user: 'postgres', database: 'postgres' });
 }

@@ -1,6 +1,8 @@
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/store/database.js';
+import { embeddedPool } from '../../src/store/embedded-pg-connection.js';
 
 // The embedded database behind node-postgres through the service's own connection
 // (embedded-pg-connection.ts): what PostgreSQL would answer, however large, errors included.
@@ -43,5 +45,28 @@ describe('the embedded database through its pg connection', () => {
     expect(large.rows[19998]).toEqual({ i: 19999, pad: 'é'.repeat(99) });
     expect(empty.rows).toEqual([]);
     expect(one.rows).toEqual([{ text: 'a lone \ufffd surrogate' }]);
+  });
+
+  it('gives the next client a session outside the transaction of a client that died inside one', async () => {
+    const pglite = new PGlite();
+    const pool = embeddedPool(pglite);
+    try {
+      await pool.query('CREATE TABLE kept (v text)');
+      const dying = await pool.connect();
+      await dying.query('BEGIN');
+      await dying.query("INSERT INTO kept VALUES ('never committed')");
+      dying.release(new Error('the request holding it failed'));
+      const next = await pool.connect();
+      try {
+        await next.query("INSERT INTO kept VALUES ('committed')");
+        expect((await next.query('SELECT v FROM kept')).rows).toEqual([{ v: 'committed' }]);
+        expect(pglite.isInTransaction()).toBe(false);
+      } finally {
+        next.release();
+      }
+    } finally {
+      await pool.end();
+      await pglite.close();
+    }
   });
 });

@@ -44,7 +44,8 @@ interface Pending {
  * thread serves requests, the database and the cache meanwhile.
  *
  * The thread holds every index in service on one shared vocabulary, so it expands each query
- * word once for all the lists. It starts with the first build. If it stops unexpectedly,
+ * word once for all the lists, and builds a new version's index in steps, answering the searches
+ * of the versions in service in between. It starts with the first build. If it stops unexpectedly,
  * searches and builds in flight fail (a failed source, never "no match"), and the next command
  * starts another thread that first rebuilds every index in service from the names kept here (a
  * tenth of a list's stored text).
@@ -88,11 +89,15 @@ export class MatchingThread implements ListIndexer<ThreadIndex> {
     if (this.worker) await this.fail(this.worker, new Error('The matching thread was restarted.'));
   }
 
-  /** Stops the thread for good (at shutdown); later commands fail. */
+  /** Stops the thread for good (at shutdown); what is in flight and later commands fail. */
   async close(): Promise<void> {
     this.closed = true;
     this.live.clear();
-    if (this.worker) await this.fail(this.worker, new Error('The matching thread was stopped.'));
+    const stopped = new Error('The matching thread was stopped.');
+    if (this.worker) await this.fail(this.worker, stopped);
+    this.queue = [];
+    for (const command of this.pending.values()) command.reject(stopped);
+    this.pending.clear();
   }
 
   private ask(command: (id: number) => MatchingCommand): Promise<MatchingAnswer> {
@@ -117,11 +122,20 @@ export class MatchingThread implements ListIndexer<ThreadIndex> {
   private flush(): void {
     const commands = this.queue;
     this.queue = [];
-    if (commands.length === 0) return;
-    const worker = this.running();
-    // The thread keeps the process alive while it works for someone, never while idle.
-    if (this.pending.size > 0) worker.ref();
-    worker.postMessage(commands);
+    if (commands.length === 0 || this.closed) return;
+    try {
+      const worker = this.running();
+      // The thread keeps the process alive while it works for someone, never while idle.
+      if (this.pending.size > 0) worker.ref();
+      worker.postMessage(commands);
+    } catch (error) {
+      // No thread could be started, or a command could not be sent: its callers get the error.
+      for (const command of commands) {
+        if (!('id' in command)) continue;
+        this.pending.get(command.id)?.reject(error);
+        this.pending.delete(command.id);
+      }
+    }
   }
 
   private running(): Worker {

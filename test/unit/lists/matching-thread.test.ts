@@ -18,8 +18,9 @@ describe('list indexes in the matching thread', () => {
   const thread = new MatchingThread();
   let un: SnapshotChunk[];
   let uk: SnapshotChunk[];
+  let csl: SnapshotChunk[];
   beforeAll(async () => {
-    [un, uk] = await Promise.all([chunksOf('un_sc'), chunksOf('uk_fcdo')]);
+    [un, uk, csl] = await Promise.all([chunksOf('un_sc'), chunksOf('uk_fcdo'), chunksOf('us_csl')]);
   });
   afterAll(() => thread.close());
 
@@ -40,6 +41,16 @@ describe('list indexes in the matching thread', () => {
     expect(saddam.get('un_sc')?.[0]?.score).toBe(1);
   });
 
+  it('answers the searches of the versions in service while it builds a new one', async () => {
+    const inService = await thread.build(uk);
+    const order: string[] = [];
+    const building = thread.build(csl).then(() => order.push('built us_csl'));
+    await new Promise((resolve) => setImmediate(resolve)); // the build has started
+    await inService.search('Sadam Husein', PERSON).then(() => order.push('searched uk_fcdo'));
+    await building;
+    expect(order).toEqual(['searched uk_fcdo', 'built us_csl']);
+  });
+
   it('a released version is no longer searched, and the versions in service still are', async () => {
     const [older, newer] = await Promise.all([thread.build(un), thread.build(un)]);
     const searchOfOlder = older!.search('Sadam Husein', PERSON);
@@ -53,8 +64,9 @@ describe('list indexes in the matching thread', () => {
   it('after the thread stops, what was in flight fails and the next search is answered by a new thread holding the same indexes', async () => {
     const index = await thread.build(uk);
     const before = await index.search('Tikriti Saddam', PERSON);
-    const inFlight = expect(index.search('Sadam Husein', PERSON)).rejects.toThrow(/restarted/);
-    await new Promise((resolve) => setImmediate(resolve)); // the search is sent
+    // A build of a larger list takes about a second: still in flight at the restart.
+    const inFlight = expect(thread.build(csl)).rejects.toThrow(/restarted/);
+    await new Promise((resolve) => setImmediate(resolve)); // the build is sent
     await thread.restart();
     await inFlight;
     expect(await index.search('Tikriti Saddam', PERSON)).toEqual(before);
