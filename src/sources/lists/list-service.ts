@@ -65,6 +65,7 @@ export class ListService<TIndex = never> {
   private timer: NodeJS.Timeout | undefined;
   private background: Promise<void> = Promise.resolve();
   private readonly stopping = new AbortController();
+  private readonly refreshingLists = new Set<string>();
 
   constructor(private readonly options: ListServiceOptions<TIndex>) {
     this.loaded = new LoadedLists(options.indexer);
@@ -141,10 +142,12 @@ export class ListService<TIndex = never> {
         for (const entry of entries) {
           await this.sync([entry]);
           results.push(
-            await this.refresher.refresh(entry, {
-              force: options.force ?? false,
-              signal: this.stopping.signal,
-            }),
+            await this.refreshing(entry, () =>
+              this.refresher.refresh(entry, {
+                force: options.force ?? false,
+                signal: this.stopping.signal,
+              }),
+            ),
           );
         }
         return results;
@@ -170,6 +173,17 @@ export class ListService<TIndex = never> {
       return await round();
     } finally {
       await this.parses.stop();
+    }
+  }
+
+  // While this instance refreshes a list, the sync loop leaves it alone: the version the refresh
+  // stores is its to install (a sync would build the same version's index a second time).
+  private async refreshing<T>(entry: ListCatalogEntry, refresh: () => Promise<T>): Promise<T> {
+    this.refreshingLists.add(entry.id);
+    try {
+      return await refresh();
+    } finally {
+      this.refreshingLists.delete(entry.id);
     }
   }
 
@@ -208,6 +222,7 @@ export class ListService<TIndex = never> {
   private async sync(entries: readonly ListCatalogEntry[] = this.entries): Promise<void> {
     this.states = await this.store.states();
     const missing = entries.flatMap((entry) => {
+      if (this.refreshingLists.has(entry.id)) return [];
       const snapshotId = this.states.get(entry.id)?.snapshot_id;
       return snapshotId && this.loaded.get(entry.id)?.meta.id !== snapshotId ? [{ entry, snapshotId }] : [];
     });
@@ -224,7 +239,14 @@ export class ListService<TIndex = never> {
         this.options.logger.error({ list: entry.id, snapshotId }, 'stored list version has no entities');
         continue;
       }
-      this.loaded.install(entry.id, await this.loaded.prepare(stored.meta, stored.chunks));
+      const before = this.loaded.get(entry.id);
+      const prepared = await this.loaded.prepare(stored.meta, stored.chunks);
+      // A refresh may have put this version, or a newer one, in service while the index was built.
+      if (this.refreshingLists.has(entry.id) || this.loaded.get(entry.id) !== before) {
+        this.loaded.discard(prepared);
+        continue;
+      }
+      this.loaded.install(entry.id, prepared);
       this.options.logger.info(
         { list: entry.id, version: stored.meta.version },
         'list version loaded from the database',
@@ -255,7 +277,9 @@ export class ListService<TIndex = never> {
             this.states = await this.store.states();
             if (!refreshDue(this.states.get(entry.id), this.options.clock.now(), interval)) continue;
             await this.sync([entry]);
-            await this.refresher.refresh(entry, { force: false, signal: this.stopping.signal });
+            await this.refreshing(entry, () =>
+              this.refresher.refresh(entry, { force: false, signal: this.stopping.signal }),
+            );
           }
           this.states = await this.store.states();
         }),

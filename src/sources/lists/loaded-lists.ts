@@ -91,6 +91,11 @@ export class LoadedLists<TIndex = never> {
       this.indexer?.release(replaced.index);
   }
 
+  /** Lets go of a prepared version that will not be installed. */
+  discard(list: LoadedList<TIndex>): void {
+    if (list.index !== undefined) this.indexer?.release(list.index);
+  }
+
   get(listId: string): LoadedList<TIndex> | undefined {
     return this.view.lists.get(listId);
   }
