@@ -4,6 +4,9 @@ import { startModuleWorker } from '../../worker-thread.js';
 import type { ListIndexer } from './loaded-lists.js';
 import type { SnapshotChunk } from './snapshot-chunks.js';
 
+/** How long after a thread died by itself the next one may start. */
+const RESTART_PAUSE_MS = 1_000;
+
 /** The number of entities and of indexed names of one list version's index. */
 export interface IndexSize {
   entities: number;
@@ -58,6 +61,7 @@ export class MatchingThread implements ListIndexer<ThreadIndex> {
   private queue: MatchingCommand[] = [];
   private nextId = 0;
   private closed = false;
+  private startAgainAt = 0;
 
   async build(chunks: readonly SnapshotChunk[]): Promise<ThreadIndex> {
     const index = this.nextId++;
@@ -102,6 +106,9 @@ export class MatchingThread implements ListIndexer<ThreadIndex> {
 
   private ask(command: (id: number) => MatchingCommand): Promise<MatchingAnswer> {
     if (this.closed) return Promise.reject(new Error('The matching thread was stopped.'));
+    if (!this.worker && performance.now() < this.startAgainAt) {
+      return Promise.reject(new Error('The matching thread stopped and is starting again; retry shortly.'));
+    }
     const id = this.nextId++;
     return new Promise<MatchingAnswer>((resolve, reject) => {
       this.pending.set(id, {
@@ -122,7 +129,10 @@ export class MatchingThread implements ListIndexer<ThreadIndex> {
   private flush(): void {
     const commands = this.queue;
     this.queue = [];
+    // While a dead thread's successor may not start yet, only releases can be queued here (every
+    // ask is refused): the successor rebuilds only the indexes still in service anyway.
     if (commands.length === 0 || this.closed) return;
+    if (!this.worker && performance.now() < this.startAgainAt) return;
     try {
       const worker = this.running();
       // The thread keeps the process alive while it works for someone, never while idle.
@@ -150,9 +160,15 @@ export class MatchingThread implements ListIndexer<ThreadIndex> {
       }
       if (this.pending.size === 0) worker.unref();
     });
-    worker.on('error', (error) => void this.fail(worker, error));
+    // A thread that dies by itself is started again after a pause, so one that dies at every
+    // rebuild (out of memory, say) cannot loop.
+    const died = (error: Error) => {
+      if (this.worker === worker) this.startAgainAt = performance.now() + RESTART_PAUSE_MS;
+      void this.fail(worker, error);
+    };
+    worker.on('error', (error) => died(error));
     worker.on('exit', (code) => {
-      void this.fail(worker, new Error(`The matching thread stopped (exit code ${code}) before answering.`));
+      died(new Error(`The matching thread stopped (exit code ${code}) before answering.`));
     });
     this.worker = worker;
     // A new thread first rebuilds what its predecessor held; builds answer no one (id -1).
