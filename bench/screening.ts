@@ -10,7 +10,7 @@ import autocannon from 'autocannon';
 import { createSchema } from '../test/support/postgres-schema.js';
 import { loadListEntities } from './matching/list-names.js';
 import { makeQueries } from './matching/queries.js';
-import { pacedLoad } from './support/paced-load.js';
+import { type PacedFigures, pacedLoad } from './support/paced-load.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
 import { apiCall, type RunningService, startService, waitUntilHealthy } from './support/service.js';
 
@@ -18,12 +18,8 @@ const DURATION_SECONDS = Number(process.env.DURATION_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const LISTS_DIR = '../shared/data/lists';
 
-interface Figures {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
+/** Requests per second, latencies in milliseconds, failed requests: one line of the table. */
+type Figures = PacedFigures;
 
 /** Distinct queries: misspelt, reordered and transliterated listed names mixed with unrelated names. */
 function distinctQueries(count: number): string[] {
@@ -73,10 +69,9 @@ async function run(service: RunningService, path: string, bodies?: string[]): Pr
  * flight at 600/s is 83 ms each on average). autocannon's own rate mode sends each connection's
  * share of a second in one burst (see bench/support/paced-load.ts), so it is not used for this.
  */
-async function paced(service: RunningService, bodies: string[], rate: number): Promise<Figures> {
-  const figures = await pacedLoad({
+function paced(service: RunningService, bodies: string[], rate: number): Promise<Figures> {
+  return pacedLoad({
     url: service.url,
-    method: 'POST',
     path: '/v1/screen',
     headers: headersFor(service),
     bodies,
@@ -84,7 +79,6 @@ async function paced(service: RunningService, bodies: string[], rate: number): P
     durationSeconds: DURATION_SECONDS,
     connections: CONNECTIONS,
   });
-  return { rps: figures.rps, p50: figures.p50, p99: figures.p99, errors: figures.errors };
 }
 
 function row(setup: string, what: string, f: Figures): string {

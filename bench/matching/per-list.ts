@@ -57,7 +57,12 @@ async function throughTheThread(): Promise<number[]> {
   for (const entity of queries) {
     const started = performance.now();
     await Promise.all(
-      sources.map((source) => source.screen({ entity, type: 'person', threshold: 0.5, limit: 10 }, signal)),
+      sources.map((source) =>
+        source.screen(
+          { entity, type: options.type, threshold: options.threshold, limit: options.limitPerSource },
+          signal,
+        ),
+      ),
     );
     screenings.push(performance.now() - started);
   }

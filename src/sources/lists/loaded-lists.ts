@@ -1,5 +1,4 @@
 import type { ListEntity } from '../list-entity.js';
-import type { MatchableEntity } from './matchable-entity.js';
 import { PackedEntities } from './packed-entities.js';
 import { chunkNames, type SnapshotChunk } from './snapshot-chunks.js';
 import type { ListSnapshotMeta } from './snapshot-store.js';
@@ -9,8 +8,8 @@ import type { ListSnapshotMeta } from './snapshot-store.js';
  * the service, the matching thread: see matching-thread.ts).
  */
 export interface ListIndexer<TIndex> {
-  /** The index of the version stored as `chunks`; `names` are the chunks' parsed names, in order. */
-  build(chunks: readonly SnapshotChunk[], names: readonly MatchableEntity[]): Promise<TIndex>;
+  /** The index of the version stored as `chunks` (from their names). */
+  build(chunks: readonly SnapshotChunk[]): Promise<TIndex>;
   /** The version of `index` left service; searches already asked of it are still answered. */
   release(index: TIndex): void;
 }
@@ -68,12 +67,13 @@ export class LoadedLists<TIndex = never> {
 
   /**
    * Prepares a version for installation from its stored chunks; the slow part, done before the
-   * swap. Only the names are parsed: the index is built from them, and the records stay text.
+   * swap. Only the names are parsed here (the entities' ordinals need their ids; the indexer
+   * parses them again where it builds), and the records stay text.
    */
   async prepare(meta: ListSnapshotMeta, chunks: readonly SnapshotChunk[]): Promise<LoadedList<TIndex>> {
     const names = chunks.map(chunkNames);
     const entities = new PackedEntities(chunks, names);
-    const index = this.indexer ? await this.indexer.build(chunks, names.flat()) : undefined;
+    const index = this.indexer ? await this.indexer.build(chunks) : undefined;
     return { meta, entities, index };
   }
 
