@@ -70,7 +70,7 @@ export async function listScreenings(
       'created_at',
       'key_id',
       'user_id',
-      sql<number>`jsonb_array_length(result->'flags')`.as('flag_count'),
+      sql<number>`json_array_length(result->'flags')`.as('flag_count'),
     ])
     .where('account_id', '=', accountId)
     .where('created_at', '>=', notBefore);

@@ -43,7 +43,7 @@ export async function storeScreenings(
   }
   const rows = records.map(
     ({ result, resultJson, type, options, sourceErrors, sourceVersions }) => sql`(
-      ${result.id}::uuid, ${result.entity}, ${type}, ${JSON.stringify(options)}::jsonb, ${resultJson}::jsonb,
+      ${result.id}::uuid, ${result.entity}, ${type}, ${JSON.stringify(options)}::jsonb, ${resultJson}::json,
       ${JSON.stringify(sourceErrors)}::jsonb, ${JSON.stringify(sourceVersions)}::jsonb, ${result.risk_score}::int,
       ${result.risk_level}, ${new Date(result.timestamp)}::timestamptz)`,
   );

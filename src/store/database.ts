@@ -6,6 +6,7 @@ import pg from 'pg';
 import { EmbeddedDatabaseLock } from './embedded-lock.js';
 import { embeddedPool } from './embedded-pg-connection.js';
 import { migrateToLatest } from './migrate.js';
+import { preparingClient } from './preparing-client.js';
 import type { DatabaseSchema } from './schema.js';
 
 export type Db = Kysely<DatabaseSchema>;
@@ -62,6 +63,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  */
 export function connectPostgres(url: string, poolSize: number): Database {
   const pool = new pg.Pool({
+    Client: preparingClient(pg.Client),
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,

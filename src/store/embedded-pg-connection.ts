@@ -4,6 +4,7 @@ import pg from 'pg';
 import { serialize } from 'pg-protocol';
 import type { BackendMessage } from 'pg-protocol/dist/messages.js';
 import { Parser } from 'pg-protocol/dist/parser.js';
+import { preparingClient } from './preparing-client.js';
 
 /**
  * node-postgres's connection to the embedded database: the part of `pg`'s own `Connection` that a
@@ -40,8 +41,10 @@ export class EmbeddedPgConnection extends EventEmitter {
     try {
       await this.pglite.waitReady;
       // PGlite has one session: a client that died inside a transaction must not leave it open
-      // (or aborted) for the next one.
+      // (or aborted) for the next one, nor its prepared statements, whose names the next client
+      // would prepare again (preparing-client.ts).
       if (this.pglite.isInTransaction()) await this.pglite.exec('ROLLBACK');
+      await this.pglite.exec('DEALLOCATE ALL');
     } catch (error) {
       this.emit('error', error);
       return;
@@ -134,7 +137,7 @@ export class EmbeddedPgConnection extends EventEmitter {
  * never reaches the next one.
  */
 export function embeddedPool(pglite: PGlite): pg.Pool {
-  class EmbeddedClient extends pg.Client {
+  class EmbeddedClient extends preparingClient(pg.Client) {
     constructor(config?: pg.ClientConfig) {
       super({ ...config, connection: new EmbeddedPgConnection(pglite) } as pg.ClientConfig);
     }

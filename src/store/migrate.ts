@@ -9,6 +9,7 @@ import * as dashboardUsers from './migrations/0007-dashboard-users.js';
 import * as dashboardScreenings from './migrations/0008-dashboard-screenings.js';
 import * as webhookFanOut from './migrations/0009-webhook-fan-out.js';
 import * as lz4Compression from './migrations/0010-lz4-compression.js';
+import * as screeningResultJson from './migrations/0011-screening-result-json.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-dashboard-screenings': dashboardScreenings,
   '0009-webhook-fan-out': webhookFanOut,
   '0010-lz4-compression': lz4Compression,
+  '0011-screening-result-json': screeningResultJson,
 };
 
 class CompiledMigrations implements MigrationProvider {

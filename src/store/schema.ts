@@ -110,7 +110,7 @@ export interface ListStateTable {
   error: string | null;
 }
 
-/** jsonb columns: written as JSON text, read back parsed by the driver. */
+/** json and jsonb columns: written as JSON text, read back parsed by the driver. */
 type Json<T> = ColumnType<T, string, string>;
 
 export interface ScreeningTable {

@@ -22,7 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 /** Whether the server was built with LZ4 (`--with-lz4`): the setting then offers it. */
-async function supportsLz4(db: Kysely<unknown>): Promise<boolean> {
+export async function supportsLz4(db: Kysely<unknown>): Promise<boolean> {
   const { rows } = await sql<{ supported: boolean }>`
     SELECT 'lz4' = ANY(enumvals) AS supported FROM pg_settings WHERE name = 'default_toast_compression'`.execute(
     db,
