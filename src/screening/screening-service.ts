@@ -16,7 +16,7 @@ import { assessRisk } from './risk.js';
 import { listScreenings, type ScreeningHistoryPage } from './screening-history.js';
 import { FLAGS_PER_SOURCE_LIMIT, RESULT_CACHE_TTL_MS } from './screening-policy.js';
 import { resolveScreeningRequest, type ScreeningRequest } from './screening-request.js';
-import type { ScreeningResult, StoredResult } from './screening-result.js';
+import { answerJson, type ScreeningResult, type StoredResult } from './screening-result.js';
 import { findScreening, retentionCutoff, type ScreeningRecord, storeScreenings } from './screening-store.js';
 
 export interface ScreeningServiceDeps {
@@ -67,11 +67,16 @@ export type GroupRecordedWith = (
   screened: readonly { index: number; result: StoredResult }[],
 ) => Record<string, RawBuilder<unknown>>;
 
-/** A screening worked out but not yet counted: answered from the cache, or live and to be stored. */
-type Evaluated = { result: StoredResult; started: number } & (
+/** A screening up to storing: a live one with its record, or a cache hit as the cached text. */
+type Evaluated = { resultJson: string; started: number } & (
   | { cached: true }
-  | { cached: false; record: ScreeningRecord; cacheKey: string; cacheable: boolean }
+  | { cached: false; result: StoredResult; record: ScreeningRecord; cacheKey: string; cacheable: boolean }
 );
+
+/** A screening's answer as the route sends it: JSON text, with its `duration_ms` measured by the caller. */
+export interface ScreeningAnswer {
+  json(durationMs: number): string;
+}
 
 /**
  * The product's main job: normalise the query, ask every selected source at once, score the risk,
@@ -89,10 +94,23 @@ export class ScreeningService {
   constructor(private readonly deps: ScreeningServiceDeps) {}
 
   async screen(key: ScreeningSubject, request: ScreeningRequest): Promise<ScreeningResult> {
+    return answer(await this.screenOnce(key, request));
+  }
+
+  /**
+   * `screen` for an answer sent as it is: as JSON text, so a cache hit is never parsed and a live
+   * result never serialised a second time (see `answerJson`).
+   */
+  async screenToJson(key: ScreeningSubject, request: ScreeningRequest): Promise<ScreeningAnswer> {
+    const evaluated = await this.screenOnce(key, request);
+    return { json: (durationMs) => answerJson(evaluated.resultJson, evaluated.cached, durationMs) };
+  }
+
+  private async screenOnce(key: ScreeningSubject, request: ScreeningRequest): Promise<Evaluated> {
     const subject = subjectOf(key);
     const evaluated = await this.evaluate(subject, request);
     await this.commits.submit(commitKey(subject), { subject, evaluated });
-    return answer(evaluated);
+    return evaluated;
   }
 
   /**
@@ -119,7 +137,8 @@ export class ScreeningService {
       o instanceof ServiceError ? [] : [{ index, evaluated: o }],
     );
     const recorded = (group: readonly (typeof screened)[number][]) => () =>
-      recordedWith?.(group.map(({ index, evaluated }) => ({ index, result: evaluated.result }))) ?? {};
+      recordedWith?.(group.map(({ index, evaluated }) => ({ index, result: storedResultOf(evaluated) }))) ??
+      {};
     // Only a full month makes members' outcomes differ; any other failure fails the whole group.
     const stored = await writeTogetherThenAlone(
       screened,
@@ -159,7 +178,7 @@ export class ScreeningService {
       versions,
     );
     const cached = await this.deps.cache.get(cacheKey);
-    if (cached !== undefined) return { cached: true, result: JSON.parse(cached) as StoredResult, started };
+    if (cached !== undefined) return { cached: true, resultJson: cached, started };
 
     const outcome = await fanOut(resolved.sources, {
       entity: resolved.entity,
@@ -182,10 +201,11 @@ export class ScreeningService {
       timestamp: this.deps.clock.now().toISOString(),
       duration_ms: millisecondsSince(started),
     };
+    // Serialised once: stored, cached, answered and sent to webhooks as these same bytes.
+    const resultJson = JSON.stringify(result);
     const record: ScreeningRecord = {
       result,
-      // Serialised once: stored, cached and sent to webhooks as these same bytes.
-      resultJson: JSON.stringify(result),
+      resultJson,
       type: resolved.type,
       options: resolved.options,
       sourceErrors: outcome.source_errors,
@@ -194,6 +214,7 @@ export class ScreeningService {
     // An answer missing a failed source is not kept: the next request asks that source again.
     return {
       cached: false,
+      resultJson,
       result,
       record,
       cacheKey,
@@ -257,9 +278,13 @@ function commitKey(subject: UsageSubject): string {
   return `${subject.accountId}|${subject.keyId ?? ''}|${subject.userId ?? ''}|${subject.plan}`;
 }
 
+function storedResultOf(evaluated: Evaluated): StoredResult {
+  return evaluated.cached ? (JSON.parse(evaluated.resultJson) as StoredResult) : evaluated.result;
+}
+
 function answer(evaluated: Evaluated): ScreeningResult {
   return evaluated.cached
-    ? { ...evaluated.result, cache_hit: true, duration_ms: millisecondsSince(evaluated.started) }
+    ? { ...storedResultOf(evaluated), cache_hit: true, duration_ms: millisecondsSince(evaluated.started) }
     : { ...evaluated.result, cache_hit: false };
 }
 

@@ -98,16 +98,15 @@ export function screenRoutes(app: App, ctx: AppContext): void {
           ...problemResponses(...KEY_AUTH_PROBLEMS, ...BODY_PROBLEMS, 402),
         },
       },
-      // duration_ms is measured as late as possible: after the handler, before serialisation.
-      preSerialization: async (_request, reply, payload: unknown) => {
-        const result = payload as { duration_ms?: unknown } | null;
-        if (reply.statusCode === 200 && typeof result?.duration_ms === 'number') {
-          result.duration_ms = roundMilliseconds(reply.elapsedTime);
-        }
-        return payload;
-      },
     },
-    async (request) => ctx.screening.screen(request.apiKey!, request.body),
+    async (request, reply) => {
+      const answer = await ctx.screening.screenToJson(request.apiKey!, request.body);
+      // The answer is already JSON (see answerJson): nothing is serialised after this, so
+      // duration_ms, measured here, runs from the request's receipt to its response being sent.
+      const json = answer.json(roundMilliseconds(reply.elapsedTime));
+      // A string payload is sent as it is; the typed reply only knows the object form.
+      return reply.type('application/json; charset=utf-8').send(json as never);
+    },
   );
 
   app.get(
