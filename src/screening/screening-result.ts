@@ -33,8 +33,8 @@ export interface EffectiveOptions {
  * key is `duration_ms`): the stored text with `cache_hit` and this answer's `duration_ms` in place
  * of the stored one. A live screening is serialised once for its row, the cache and the webhook,
  * and a cache hit is answered from the cached text without parsing it: a result is ~10 KB of JSON,
- * and parsing and serialising it again cost about a third of a cache hit's time on the main thread
- * (docs/benchmarks.md).
+ * and parsing and serialising it again were about half of a cache hit's CPU time (0.32-0.37 ->
+ * 0.15-0.20 ms per hit, docs/benchmarks.md).
  */
 export function answerJson(storedJson: string, cacheHit: boolean, durationMs: number): string {
   const at = storedJson.lastIndexOf(DURATION_KEY);

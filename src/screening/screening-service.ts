@@ -68,9 +68,9 @@ export type GroupRecordedWith = (
 ) => Record<string, RawBuilder<unknown>>;
 
 /** A screening up to storing: a live one with its record, or a cache hit as the cached text. */
-type Evaluated = { resultJson: string; started: number } & (
-  | { cached: true }
-  | { cached: false; result: StoredResult; record: ScreeningRecord; cacheKey: string; cacheable: boolean }
+type Evaluated = { started: number } & (
+  | { cached: true; resultJson: string }
+  | { cached: false; record: ScreeningRecord; cacheKey: string; cacheable: boolean }
 );
 
 /** A screening's answer as the route sends it: JSON text, with its `duration_ms` measured by the caller. */
@@ -103,7 +103,7 @@ export class ScreeningService {
    */
   async screenToJson(key: ScreeningSubject, request: ScreeningRequest): Promise<ScreeningAnswer> {
     const evaluated = await this.screenOnce(key, request);
-    return { json: (durationMs) => answerJson(evaluated.resultJson, evaluated.cached, durationMs) };
+    return { json: (durationMs) => answerJson(storedJsonOf(evaluated), evaluated.cached, durationMs) };
   }
 
   private async screenOnce(key: ScreeningSubject, request: ScreeningRequest): Promise<Evaluated> {
@@ -201,11 +201,10 @@ export class ScreeningService {
       timestamp: this.deps.clock.now().toISOString(),
       duration_ms: millisecondsSince(started),
     };
-    // Serialised once: stored, cached, answered and sent to webhooks as these same bytes.
-    const resultJson = JSON.stringify(result);
     const record: ScreeningRecord = {
       result,
-      resultJson,
+      // Serialised once: stored, cached, answered and sent to webhooks as these same bytes.
+      resultJson: JSON.stringify(result),
       type: resolved.type,
       options: resolved.options,
       sourceErrors: outcome.source_errors,
@@ -214,8 +213,6 @@ export class ScreeningService {
     // An answer missing a failed source is not kept: the next request asks that source again.
     return {
       cached: false,
-      resultJson,
-      result,
       record,
       cacheKey,
       cacheable: outcome.source_errors.length === 0,
@@ -230,17 +227,12 @@ export class ScreeningService {
     recorded?: () => Record<string, RawBuilder<unknown>>,
   ): Promise<void> {
     const live = evaluated.flatMap((e) => (e.cached ? [] : [e]));
-    const followUp = await this.deps.followUp?.prepare(
-      subject,
-      live.map((e) => ({ result: e.result, resultJson: e.record.resultJson })),
-    );
-    await storeScreenings(
-      this.deps.usage,
-      subject,
-      live.map((e) => e.record),
-      evaluated.length,
-      { ...followUp?.statements, ...recorded?.() },
-    );
+    const records = live.map((e) => e.record);
+    const followUp = await this.deps.followUp?.prepare(subject, records);
+    await storeScreenings(this.deps.usage, subject, records, evaluated.length, {
+      ...followUp?.statements,
+      ...recorded?.(),
+    });
     followUp?.stored();
     for (const e of live) {
       if (e.cacheable) await this.deps.cache.set(e.cacheKey, e.record.resultJson, RESULT_CACHE_TTL_MS);
@@ -278,14 +270,18 @@ function commitKey(subject: UsageSubject): string {
   return `${subject.accountId}|${subject.keyId ?? ''}|${subject.userId ?? ''}|${subject.plan}`;
 }
 
+function storedJsonOf(evaluated: Evaluated): string {
+  return evaluated.cached ? evaluated.resultJson : evaluated.record.resultJson;
+}
+
 function storedResultOf(evaluated: Evaluated): StoredResult {
-  return evaluated.cached ? (JSON.parse(evaluated.resultJson) as StoredResult) : evaluated.result;
+  return evaluated.cached ? (JSON.parse(evaluated.resultJson) as StoredResult) : evaluated.record.result;
 }
 
 function answer(evaluated: Evaluated): ScreeningResult {
   return evaluated.cached
     ? { ...storedResultOf(evaluated), cache_hit: true, duration_ms: millisecondsSince(evaluated.started) }
-    : { ...evaluated.result, cache_hit: false };
+    : { ...evaluated.record.result, cache_hit: false };
 }
 
 function isQuotaExceeded(error: unknown): error is ServiceError {
