@@ -12,6 +12,11 @@ export interface IndexData {
   readonly entityKinds: readonly EntityKind[];
   /** Per name: the entity it belongs to, the name as listed, and its prepared form. */
   readonly nameEntity: Int32Array;
+  /**
+   * Per name: its position in the order the entities listed their names. Names are stored in
+   * another order (name-order.ts); ties between an entity's names go to the one listed first.
+   */
+  readonly listedPosition: Int32Array;
   readonly names: readonly MatchableName[];
   readonly prepared: readonly PreparedName[];
   readonly vocabulary: Vocabulary;

@@ -6,6 +6,7 @@ import { nameTypeAdjusted, preparationFor } from './entity-score.js';
 import type { IndexData } from './index-data.js';
 import { KeyPostings } from './key-postings.js';
 import { NameCeiling } from './name-ceiling.js';
+import { clusteredNameOrder } from './name-order.js';
 import { explain, scoreNames } from './name-score.js';
 import { buildNameTable, buildTokenTable } from './name-table.js';
 import { prepareName } from './prepare.js';
@@ -114,7 +115,11 @@ export class NameIndex {
       const score = nameTypeAdjusted(scoreNames(q, candidate, context).score, data.names[name]!.type);
       if (score < options.threshold) continue;
       const known = best.get(entity);
-      if (!known || score > known.score || (score === known.score && name < known.name)) {
+      if (
+        !known ||
+        score > known.score ||
+        (score === known.score && data.listedPosition[name]! < data.listedPosition[known.name]!)
+      ) {
         best.set(entity, { entity, name, score });
       }
       ranking.offer(source, entity, score);
@@ -221,7 +226,11 @@ export class NameIndexBuilder {
   }
 
   finish(): NameIndex {
-    const { entityKeys, entitySources, entityKinds, nameEntity, names, prepared, shared } = this;
+    const { entityKeys, entitySources, entityKinds, shared } = this;
+    const listedPosition = clusteredNameOrder(this.prepared);
+    const nameEntity = Int32Array.from(listedPosition, (n) => this.nameEntity[n]!);
+    const names = Array.from(listedPosition, (n) => this.names[n]!);
+    const prepared = Array.from(listedPosition, (n) => this.prepared[n]!);
     const vocabulary = shared.vocabulary;
     const sources = [...new Set(entitySources)];
     const sourceNumber = new Map(sources.map((s, k) => [s, k]));
@@ -229,7 +238,8 @@ export class NameIndexBuilder {
       entityKeys,
       entitySources,
       entityKinds,
-      nameEntity: Int32Array.from(nameEntity),
+      nameEntity,
+      listedPosition,
       names,
       prepared,
       vocabulary,

@@ -129,4 +129,23 @@ describe('name index', () => {
     );
     expect(found(grown, 'KALASHNIKOVAXYZWQRS').has('w:4')).toBe(true);
   });
+
+  it('names as matched the name its entity lists first when two of its names score the same', () => {
+    // OMEGA is the commoner word here, so the index stores the second name first (name-order.ts).
+    const listed: MatchableEntity[] = [
+      {
+        key: 't:1',
+        source: 't',
+        kind: 'person',
+        names: [
+          { full: 'JOHN SMITH ALPHA', type: 'primary' },
+          { full: 'JOHN SMITH OMEGA', type: 'aka' },
+        ],
+      },
+      { key: 't:2', source: 't', kind: 'person', names: [{ full: 'OMEGA KOWALSKI', type: 'primary' }] },
+    ];
+    const [match] = NameIndex.build(listed).search('JOHN SMITH', options).get('t')!;
+    expect(match).toMatchObject({ key: 't:1', matchedName: { full: 'JOHN SMITH ALPHA' } });
+    expect(match!.explanation.unmatchedName).toEqual(['ALPHA']);
+  });
 });
