@@ -46,7 +46,7 @@ export class CandidateCollector {
     private readonly cache: QuerySimilarityCache,
     private readonly expansions: TokenExpansions,
   ) {
-    this.tokenLimit = data.tokenNames.length;
+    this.tokenLimit = data.tokenNames.start.length - 1;
     this.tokenStamp = new Int32Array(this.tokenLimit);
     this.anchoredBits = new Int32Array(this.tokenLimit);
     this.nameScratch = new Float64Array(data.prepared.length * SCRATCH_SIZE);
@@ -82,6 +82,7 @@ export class CandidateCollector {
     this.candidates.length = 0;
     const hitTokens = this.hitTokens;
     hitTokens.length = 0;
+    const tokenNames = this.data.tokenNames;
     for (let i = 0; i < query.probes.length; i++) {
       const probes = query.probes[i];
       if (!probes) continue;
@@ -89,7 +90,7 @@ export class CandidateCollector {
       for (let k = 0; k < ids.length; k++) {
         const id = ids[k]!;
         // Tokens in none of this index's names (other lists' words, in a shared vocabulary) lead nowhere.
-        if (id >= this.tokenLimit || this.data.tokenNames[id]!.length === 0) continue;
+        if (id >= this.tokenLimit || tokenNames.start[id] === tokenNames.start[id + 1]) continue;
         if (this.tokenStamp[id] !== this.generation) {
           this.tokenStamp[id] = this.generation;
           this.anchoredBits[id] = 0;
@@ -102,14 +103,16 @@ export class CandidateCollector {
     const weights = this.data.tokenTable.weight;
     for (const id of hitTokens) {
       const bits = this.anchoredBits[id]!;
-      this.addNames(this.data.tokenNames[id]!, bits, mass(id, bits), weights[id]!);
+      this.addNames(id, bits, mass(id, bits), weights[id]!);
     }
     this.collectMerged(query);
     return this.candidates;
   }
 
-  private addNames(names: Int32Array, bits: number, mass: number, weight: number): void {
-    for (let k = 0; k < names.length; k++) this.addName(names[k]!, bits, mass, weight);
+  /** Adds the names holding token `id`. */
+  private addNames(id: number, bits: number, mass: number, weight: number): void {
+    const { start, names } = this.data.tokenNames;
+    for (let k = start[id]!, end = start[id + 1]!; k < end; k++) this.addName(names[k]!, bits, mass, weight);
   }
 
   private addName(name: number, bits: number, mass: number, weight: number): void {
@@ -130,11 +133,10 @@ export class CandidateCollector {
 
   /** Names where a query token is two adjacent name tokens written together, or the reverse. */
   private collectMerged(query: PreparedQuery): void {
-    const { vocabulary, tokenNames, adjacentJoins } = this.data;
+    const { vocabulary, adjacentJoins } = this.data;
     for (const { text } of query.joined) {
       for (const id of vocabulary.mergeableByText.get(text) ?? []) {
-        if (id < this.tokenLimit && canAnchor(vocabulary.tokens[id]!))
-          this.addNames(tokenNames[id]!, 0, 0, 0);
+        if (id < this.tokenLimit && canAnchor(vocabulary.tokens[id]!)) this.addNames(id, 0, 0, 0);
       }
     }
     // One lookup per query word finds every split of it (`ALQAIDA` = `AL` + `QAIDA`, ...) that

@@ -24,9 +24,12 @@ export interface IndexData {
   readonly shared: SharedVocabulary;
   /**
    * Token id -> ids of the names containing it, ascending, once per occurrence (`MOHAMMED ALI
-   * MOHAMMED` twice); as long as the vocabulary was when the index was built.
+   * MOHAMMED` twice): token t's are `tokenNames.names[tokenNames.start[t] .. tokenNames.start[t + 1])`,
+   * for the tokens the vocabulary held when the index was built. One flat array rather than one
+   * array per token: a query's expansion checks dozens of tokens for names, and an array object
+   * per token would cost a cache miss each.
    */
-  readonly tokenNames: readonly Int32Array[];
+  readonly tokenNames: TokenNames;
   /**
    * Two adjacent mergeable tokens of a name written together (`AL QAIDA` -> `ALQAIDA`) -> ids of
    * the names holding them, ascending: the names a query word may be the merged form of.
@@ -36,4 +39,9 @@ export interface IndexData {
   readonly sources: readonly string[];
   readonly nameTable: NameTable;
   readonly tokenTable: TokenTable;
+}
+
+export interface TokenNames {
+  readonly start: Int32Array;
+  readonly names: Int32Array;
 }

@@ -3,7 +3,7 @@ import { adjacentConcatenations } from './anchors.js';
 import { CandidateOrder } from './candidate-order.js';
 import { CandidateCollector } from './candidates.js';
 import { nameTypeAdjusted, preparationFor } from './entity-score.js';
-import type { IndexData } from './index-data.js';
+import type { IndexData, TokenNames } from './index-data.js';
 import { KeyPostings } from './key-postings.js';
 import { NameCeiling } from './name-ceiling.js';
 import { clusteredNameOrder } from './name-order.js';
@@ -232,6 +232,7 @@ export class NameIndexBuilder {
     const names = Array.from(listedPosition, (n) => this.names[n]!);
     const prepared = Array.from(listedPosition, (n) => this.prepared[n]!);
     const vocabulary = shared.vocabulary;
+    vocabulary.postings.compact();
     const sources = [...new Set(entitySources)];
     const sourceNumber = new Map(sources.map((s, k) => [s, k]));
     return NameIndex.assemble({
@@ -266,16 +267,18 @@ function postAdjacentJoins(prepared: readonly PreparedName[]): KeyPostings {
   prepared.forEach((name, n) => {
     for (const { text } of adjacentConcatenations(name.tokens)) joins.add(text, n);
   });
+  joins.compact();
   return joins;
 }
 
-const NO_NAMES = new Int32Array(0);
-
-function invertTokens(prepared: readonly PreparedName[], vocabularySize: number): Int32Array[] {
-  const lists: number[][] = Array.from({ length: vocabularySize }, () => []);
+function invertTokens(prepared: readonly PreparedName[], vocabularySize: number): TokenNames {
+  const start = new Int32Array(vocabularySize + 1);
+  for (const name of prepared) for (const token of name.tokens) start[token.id + 1]!++;
+  for (let t = 0; t < vocabularySize; t++) start[t + 1]! += start[t]!;
+  const names = new Int32Array(start[vocabularySize]!);
+  const filled = start.slice(0, vocabularySize);
   prepared.forEach((name, n) => {
-    for (const token of name.tokens) lists[token.id]!.push(n);
+    for (const token of name.tokens) names[filled[token.id]!++] = n;
   });
-  // Most tokens of a shared vocabulary are in other lists' names: one empty array serves them all.
-  return lists.map((list) => (list.length === 0 ? NO_NAMES : Int32Array.from(list)));
+  return { start, names };
 }

@@ -22,6 +22,30 @@ describe('KeyPostings', () => {
     for (const [key, ids] of reference) expect(postings.ids(key)).toEqual(ids);
   });
 
+  it('keeps the ids under every key, in order, when compacted, and when ids are posted after compaction', () => {
+    const random = seededRandom(5);
+    const postings = new KeyPostings();
+    const reference = new Map<string, number[]>();
+    const post = (key: string, id: number) => {
+      postings.add(key, id);
+      reference.set(key, [...(reference.get(key) ?? []), id]);
+    };
+    const randomKey = () => 'ABC'.repeat(1 + Math.floor(random() * 3)).slice(Math.floor(random() * 3));
+    for (let id = 0; id < 5_000; id++) post(randomKey(), id);
+    postings.compact();
+    for (const [key, ids] of reference) expect(postings.ids(key)).toEqual(ids);
+    for (let id = 5_000; id < 6_000; id++) post(randomKey(), id);
+    post('NEW', 6_000);
+    for (const [key, ids] of reference) expect(postings.ids(key)).toEqual(ids);
+    postings.compact();
+    for (const [key, ids] of reference) expect(postings.ids(key)).toEqual(ids);
+    // Laid out side by side: walking a key's chain steps to the next entry.
+    for (const key of reference.keys()) {
+      for (let e = postings.first(key); postings.next(e) >= 0; e = postings.next(e))
+        expect(postings.next(e)).toBe(e + 1);
+    }
+  });
+
   it('finds nothing under a key never posted, nor under a prefix or an extension of a posted key', () => {
     const postings = new KeyPostings();
     postings.add('D:MHMD', 1);
