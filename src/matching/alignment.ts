@@ -1,4 +1,4 @@
-import { isMergeable } from './anchors.js';
+import { isMergeable, MIN_ANCHOR_SIMILARITY } from './anchors.js';
 import { jaroWinklerCodes } from './jaro-winkler.js';
 import { withinOneEdit } from './one-edit.js';
 import { MAX_TOKENS } from './prepare.js';
@@ -19,8 +19,8 @@ export const UNMATCHED_CANDIDATE_WEIGHT = 0.3;
 export const CONFLICT_CANDIDATE_WEIGHT = 2;
 /** A merged pair (`SERGEILAVROV` / `SERGEI LAVROV`) scores a little below the separate tokens. */
 export const MERGE_FACTOR = 0.97;
-/** Pairs below this similarity are not pairs: the tokens count as unmatched. */
-export const MIN_PAIR_SIMILARITY = 0.05;
+/** Pairs below this similarity are not pairs: the tokens count as unmatched (and are no anchor, anchors.ts). */
+export const MIN_PAIR_SIMILARITY = MIN_ANCHOR_SIMILARITY;
 
 export type PairSimilarity = (queryIndex: number, candidateIndex: number) => number;
 

@@ -11,8 +11,18 @@ import type { PreparedName, PreparedToken } from './prepared.js';
  * nearly identical are not the same name) and the contract the index relies on: every anchor
  * relation is a shared key, so looking the query's keys up finds every name that can score that
  * high, and the index provably loses nothing a brute-force scan would find.
+ *
+ * Two tokens that share a key anchor only if they are also similar enough to be paired
+ * ({@link MIN_ANCHOR_SIMILARITY}): a double deletion or a sound code can join words as unlike as
+ * any (Jaro-Winkler 0.6 or less, similarity 0), and such a pair adds nothing to a score.
  */
 export const ANCHOR_FREE_CAP = 0.49;
+
+/**
+ * The least token similarity of an anchor, and of any pair the alignment makes (alignment.ts):
+ * a pair too unlike to be paired is no anchor either.
+ */
+export const MIN_ANCHOR_SIMILARITY = 0.05;
 
 /** Deletion-neighbourhood keys are the remaining letters after this prefix. */
 const DELETION_PREFIX = 'D:';

@@ -1,4 +1,10 @@
-import { type AnchorKeys, anchorKeys, mergeAnchored, tokensAnchored } from './anchors.js';
+import {
+  type AnchorKeys,
+  anchorKeys,
+  MIN_ANCHOR_SIMILARITY,
+  mergeAnchored,
+  tokensAnchored,
+} from './anchors.js';
 import { explain, type NameScore, scoreNames } from './name-score.js';
 import { prepareName } from './prepare.js';
 import type { PreparedName } from './prepared.js';
@@ -22,19 +28,22 @@ export function keyName(name: PreparedName): KeyedName {
 export function scoreKeyedNames(q: KeyedName, c: KeyedName): NameScore {
   const n = q.name.tokens.length;
   const m = c.name.tokens.length;
+  const qt = q.name.tokens;
+  const ct = c.name.tokens;
   const anchoredPairs = new Uint8Array(n * m);
   let anchored = false;
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < m; j++) {
-      if (tokensAnchored(q.keys[i]!, c.keys[j]!)) {
+      if (
+        tokensAnchored(q.keys[i]!, c.keys[j]!) &&
+        tokenSimilarity(qt[i]!, ct[j]!, true) >= MIN_ANCHOR_SIMILARITY
+      ) {
         anchoredPairs[i * m + j] = 1;
         anchored = true;
       }
     }
   }
   if (!anchored) anchored = mergeAnchored(q.name, c.name);
-  const qt = q.name.tokens;
-  const ct = c.name.tokens;
   return scoreNames(q.name, c.name, {
     anchored,
     pairSimilarity: (i, j) => tokenSimilarity(qt[i]!, ct[j]!, anchoredPairs[i * m + j] === 1),

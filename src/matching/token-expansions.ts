@@ -1,3 +1,4 @@
+import { MIN_ANCHOR_SIMILARITY } from './anchors.js';
 import type { PreparedToken } from './prepared.js';
 import type { QueryTokenProbes } from './prepared-query.js';
 import { tokenSimilarity } from './token-similarity.js';
@@ -64,9 +65,16 @@ export class TokenExpansions {
         found.push(id);
       }
     }
-    const ids = Int32Array.from(found);
-    const similarities = new Float64Array(ids.length);
-    for (let k = 0; k < ids.length; k++) similarities[k] = tokenSimilarity(token, tokens[ids[k]!]!, true);
-    return { ids, similarities };
+    // Tokens that share a key but are too unlike to be paired are no anchor (anchors.ts).
+    let kept = 0;
+    const similarities = new Float64Array(found.length);
+    for (const id of found) {
+      const similarity = tokenSimilarity(token, tokens[id]!, true);
+      if (similarity < MIN_ANCHOR_SIMILARITY) continue;
+      found[kept] = id;
+      similarities[kept++] = similarity;
+    }
+    found.length = kept;
+    return { ids: Int32Array.from(found), similarities: similarities.slice(0, kept) };
   }
 }

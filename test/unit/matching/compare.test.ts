@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ANCHOR_FREE_CAP } from '../../../src/matching/anchors.js';
 import { compareNames } from '../../../src/matching/compare.js';
 
 const person = (a: string, b: string) => compareNames(a, b, 'person').score;
@@ -70,6 +71,18 @@ describe('name scores', () => {
   it('caps names that share no nearly identical token below 0.7', () => {
     const result = compareNames('Kowalski', 'Kawasaki', 'person');
     expect(result.score).toBeLessThan(0.7);
+  });
+
+  it('does not count as an anchor two words that share a key but are too unlike to be paired', () => {
+    // SAHNA and SALEH share a double-deletion key (SAH) with similarity 0: the identical initials
+    // alone would give 0.545; without an anchor the name stays under the default threshold.
+    const result = compareNames('SALEH A B C D E F', 'SAHNA A B C D E F', 'person');
+    expect(result.score).toBe(ANCHOR_FREE_CAP);
+    expect(result.explanation.penalties).toContainEqual({
+      reason: 'no token nearly identical in both names',
+      cap: ANCHOR_FREE_CAP,
+    });
+    expect(person('SALEH A B C D E F', 'SALEH A B C D E F X')).toBeGreaterThan(0.5);
   });
 
   it('is deterministic', () => {

@@ -148,4 +148,15 @@ describe('name index', () => {
     expect(match).toMatchObject({ key: 't:1', matchedName: { full: 'JOHN SMITH ALPHA' } });
     expect(match!.explanation.unmatchedName).toEqual(['ALPHA']);
   });
+
+  it('retrieves no name through a word that shares a key with a query word but is too unlike to be paired', () => {
+    const listed: MatchableEntity[] = [
+      { key: 'u:1', source: 'u', kind: 'person', names: [{ full: 'SAHNA A B C D E F', type: 'primary' }] },
+      { key: 'u:2', source: 'u', kind: 'person', names: [{ full: 'SALEH A B C D E F X', type: 'primary' }] },
+    ];
+    const query = 'SALEH A B C D E F';
+    const found = NameIndex.build(listed).search(query, options).get('u')!;
+    expect(found.map((m) => m.key)).toEqual(['u:2']);
+    expect(new BruteForce(listed).search(query, 'person', 0.5)).toEqual(new Map([['u:2', found[0]!.score]]));
+  });
 });
