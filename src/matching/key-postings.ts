@@ -1,3 +1,5 @@
+import { grown } from './typed-arrays.js';
+
 /**
  * Anchor key -> ids of the tokens posted under it, in the order they were added.
  *
@@ -225,13 +227,3 @@ export interface PackedKeys {
 /** Slots are at most three quarters full, so that a probe ends after a few slots. */
 const LOAD_NUMERATOR = 3;
 const LOAD_DENOMINATOR = 4;
-
-/** A copy of `array` with room for at least `need` elements (one and a half times as many as before, or more). */
-function grown<T extends Int32Array | Uint16Array>(array: T, need: number): T {
-  let length = Math.max(16, array.length);
-  while (length < need) length = Math.ceil(length * 1.5);
-  if (length === array.length) length = Math.ceil(length * 1.5);
-  const copy = new (array.constructor as new (n: number) => T)(length);
-  copy.set(array);
-  return copy;
-}

@@ -1,7 +1,7 @@
 import { MIN_ANCHOR_SIMILARITY } from './anchors.js';
 import type { PreparedToken } from './prepared.js';
 import type { QueryTokenProbes } from './prepared-query.js';
-import { tokenSimilarity } from './token-similarity.js';
+import { anchoredWordSimilarity } from './token-similarity.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /** The index tokens anchored to one query token, in the order its probes find them, with their similarity to it. */
@@ -53,7 +53,7 @@ export class TokenExpansions {
 
   private expand(token: PreparedToken, probes: QueryTokenProbes): TokenExpansion {
     const { seen, found } = this;
-    const { postings, tokens } = this.vocabulary;
+    const { postings, tokens, codes } = this.vocabulary;
     const generation = ++this.generation;
     found.length = 0;
     const keys = probes.keysFor(this.vocabulary.longestAnchoring);
@@ -69,7 +69,7 @@ export class TokenExpansions {
     let kept = 0;
     const similarities = new Float64Array(found.length);
     for (const id of found) {
-      const similarity = tokenSimilarity(token, tokens[id]!, true);
+      const similarity = anchoredWordSimilarity(token, codes, tokens, id);
       if (similarity < MIN_ANCHOR_SIMILARITY) continue;
       found[kept] = id;
       similarities[kept++] = similarity;

@@ -1,5 +1,6 @@
 import { jaroWinklerCodes } from './jaro-winkler.js';
 import type { PreparedToken } from './prepared.js';
+import type { TokenCodes } from './token-codes.js';
 
 /** Score of two tokens of the same equivalence group (BILL/WILLIAM, MUHAMMAD/MOHAMMED). */
 export const EQUIVALENT_SIMILARITY = 0.95;
@@ -65,6 +66,45 @@ export function tokenSimilarity(a: PreparedToken, b: PreparedToken, anchored: bo
   if (a.groups.length > 0 && b.groups.length > 0 && sharesGroup(a.groups, b.groups))
     return EQUIVALENT_SIMILARITY;
   return anchored ? rescaleFuzzy(tokenJaroWinkler(a, b), true) : UNANCHORED_CEILING;
+}
+
+/**
+ * `tokenSimilarity(word, tokens[id], true)` for a query word and a vocabulary word (both able to
+ * anchor, so neither a number, a legal form nor an initial), read from the vocabulary's flat
+ * buffers: a query word's expansion computes it for dozens of tokens, and reading their objects
+ * would cost more than the comparisons (token-codes.ts).
+ */
+export function anchoredWordSimilarity(
+  word: PreparedToken,
+  codes: TokenCodes,
+  tokens: readonly PreparedToken[],
+  id: number,
+): number {
+  const start = codes.codeStart[id]!;
+  const direct = jaroWinklerCodes(
+    word.codes,
+    0,
+    word.codes.length,
+    codes.codes,
+    start,
+    codes.codeStart[id + 1]! - start,
+  );
+  // Jaro-Winkler is exactly 1 only for identical code points: the same text.
+  if (direct === 1) return 1;
+  if (word.groups.length > 0 && codes.isGrouped(id) && sharesGroup(word.groups, tokens[id]!.groups))
+    return EQUIVALENT_SIMILARITY;
+  let jw = direct;
+  if (word.abjad || codes.isAbjad(id)) {
+    const skeletonStart = codes.skeletonStart[id]!;
+    const skeletonLength = codes.skeletonStart[id + 1]! - skeletonStart;
+    const own = word.skeleton;
+    if (own.length > 0 && skeletonLength > 0)
+      jw = Math.max(
+        direct,
+        jaroWinklerCodes(own, 0, own.length, codes.skeletons, skeletonStart, skeletonLength),
+      );
+  }
+  return rescaleFuzzy(jw, true);
 }
 
 /** Why two tokens scored what they did, for explanations (not on the hot path). */

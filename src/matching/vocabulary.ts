@@ -2,6 +2,7 @@ import { canAnchor, isMergeable, postAnchorKeys } from './anchors.js';
 import { KeyPostings } from './key-postings.js';
 import { makeToken, type TokenFactory } from './prepare.js';
 import type { PreparedToken, TokenClass } from './prepared.js';
+import { TokenCodes } from './token-codes.js';
 
 /**
  * The distinct tokens of an index. Every name refers to shared token objects, so a corpus of a
@@ -17,6 +18,8 @@ export class Vocabulary {
   readonly mergeableByText = new Map<string, number[]>();
   /** Text -> ids of every token with that text (identical tokens score 1 whatever their class). */
   readonly idsByText = new Map<string, number[]>();
+  /** Every token's code points and skeleton, flat (token-codes.ts). */
+  readonly codes = new TokenCodes();
   /** The length of the longest token posted under anchor keys (see `QueryTokenProbes.keysFor`). */
   longestAnchoring = 0;
 
@@ -32,6 +35,7 @@ export class Vocabulary {
   };
 
   private register(token: PreparedToken): void {
+    this.codes.add(token);
     const same = this.idsByText.get(token.text);
     if (same) same.push(token.id);
     else this.idsByText.set(token.text, [token.id]);
