@@ -127,10 +127,9 @@ export class AnchorBound {
           const i = 31 - Math.clz32(bits);
           if (best > queryBest[i]!) queryBest[i] = best;
         } else {
-          const token = this.vocabulary.tokens[id]!;
           for (let rest = bits; rest !== 0; rest &= rest - 1) {
             const i = 31 - Math.clz32(rest & -rest);
-            const s = this.cache.similarity(i, token, this.anchors);
+            const s = this.cache.similarity(i, id, this.anchors);
             if (s > queryBest[i]!) queryBest[i] = s;
           }
         }

@@ -32,7 +32,6 @@ import {
 import type { NameTable, TokenTable } from './name-table.js';
 import { MAX_TOKENS } from './prepare.js';
 import type { QuerySimilarityCache } from './query-cache.js';
-import type { Vocabulary } from './vocabulary.js';
 
 /** Floating-point slack: the ceiling is computed in another order than the score it bounds. */
 const SLACK = 1e-9;
@@ -81,7 +80,6 @@ export class NameCeiling {
   constructor(
     private readonly names: NameTable,
     private readonly tokens: TokenTable,
-    private readonly vocabulary: Vocabulary,
     private readonly anchors: CandidateCollector,
     private readonly cache: QuerySimilarityCache,
   ) {}
@@ -127,12 +125,11 @@ export class NameCeiling {
 
   /** The most one occurrence of token `id`, anchored to the query tokens in `bits`, adds to an alignment. */
   tokenMass(id: number, bits: number): number {
-    const token = this.vocabulary.tokens[id]!;
     const w = this.tokens.weight[id]!;
     let best = 0;
     for (let rest = bits; rest !== 0; rest &= rest - 1) {
       const i = 31 - Math.clz32(rest & -rest);
-      const mass = this.cache.similarity(i, token, this.anchors) * (this.weight[i]! + w);
+      const mass = this.cache.similarity(i, id, this.anchors) * (this.weight[i]! + w);
       if (mass > best) best = mass;
     }
     return best;

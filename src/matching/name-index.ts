@@ -51,13 +51,7 @@ export class NameIndex {
       this.collector,
       this.cache,
     );
-    this.ceiling = new NameCeiling(
-      data.nameTable,
-      data.tokenTable,
-      data.vocabulary,
-      this.collector,
-      this.cache,
-    );
+    this.ceiling = new NameCeiling(data.nameTable, data.tokenTable, this.collector, this.cache);
   }
 
   /**
@@ -111,7 +105,7 @@ export class NameIndex {
       if (order.boundAt(k) < ranking.floors[source]!) continue;
       const entity = data.nameEntity[name]!;
       const candidate = data.prepared[name]!;
-      context.pairSimilarity = (i, j) => cache.similarity(i, candidate.tokens[j]!, collector);
+      context.pairSimilarity = (i, j) => cache.similarity(i, candidate.tokens[j]!.id, collector);
       const score = nameTypeAdjusted(scoreNames(q, candidate, context).score, data.names[name]!.type);
       if (score < options.threshold) continue;
       const known = best.get(entity);
@@ -176,7 +170,7 @@ export class NameIndex {
           const candidate = data.prepared[hit.name]!;
           const result = scoreNames(q, candidate, {
             anchored: true,
-            pairSimilarity: (i, j) => cache.similarity(i, candidate.tokens[j]!, collector),
+            pairSimilarity: (i, j) => cache.similarity(i, candidate.tokens[j]!.id, collector),
           });
           const name = data.names[hit.name]!;
           const explanation = explain(q, result, name);

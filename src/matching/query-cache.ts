@@ -43,13 +43,14 @@ export class QuerySimilarityCache {
     this.values[slot] = value;
   }
 
-  similarity(queryIndex: number, token: PreparedToken, anchors: AnchorLookup): number {
-    const slot = token.id * MAX_TOKENS + queryIndex;
+  /** By token id: most calls are hits, and a hit then reads no token object. */
+  similarity(queryIndex: number, tokenId: number, anchors: AnchorLookup): number {
+    const slot = tokenId * MAX_TOKENS + queryIndex;
     if (this.stamp[slot] === this.generation) return this.values[slot]!;
     const value = tokenSimilarity(
       this.query!.tokens[queryIndex]!,
-      token,
-      anchors.isAnchored(token.id, queryIndex),
+      this.tokens[tokenId]!,
+      anchors.isAnchored(tokenId, queryIndex),
     );
     this.stamp[slot] = this.generation;
     this.values[slot] = value;

@@ -25,7 +25,7 @@ export class TokenCeilings {
 
   constructor(
     private readonly tokens: TokenTable,
-    private readonly vocabulary: Vocabulary,
+    vocabulary: Vocabulary,
     private readonly anchors: CandidateCollector,
     private readonly cache: QuerySimilarityCache,
     private readonly q: BoundQuery,
@@ -50,9 +50,8 @@ export class TokenCeilings {
     const bits = this.anchors.bits(id) | this.q.identical(id);
     let best = 0;
     if (bits !== 0) {
-      const token = this.vocabulary.tokens[id]!;
       for (let rest = bits; rest !== 0; rest &= rest - 1) {
-        const s = this.cache.similarity(31 - Math.clz32(rest & -rest), token, this.anchors);
+        const s = this.cache.similarity(31 - Math.clz32(rest & -rest), id, this.anchors);
         if (s > best) best = s;
       }
     }
