@@ -4,7 +4,6 @@ import type { CandidateCollector } from './candidates.js';
 import { WEAK_ALIAS_FACTOR } from './entity-score.js';
 import {
   ABJAD_FLAG,
-  DOUBLE_WEIGHT,
   FLAGS,
   INITIALS,
   LEGAL_FLAG,
@@ -12,16 +11,17 @@ import {
   letterBit,
   MERGE,
   MERGE_KEY_SIZE,
+  MERGE_MASKS,
   mergeKey,
   mergeKeysMayMatch,
   NUMBER_FLAG,
-  ORIGINAL_SCRIPT,
   PAIR_KEY,
   PAIR_LENGTHS,
   PAIRS,
   PARTICLES,
   RECORD_SIZE,
-  SKELETON_MERGE,
+  recordScript,
+  recordWeight,
   SKELETON_OFFSET,
   WEAK_FLAG,
   WORD_KEY,
@@ -142,21 +142,24 @@ export class NameCeiling {
   ceiling(name: number, anchored: number, anchoredMass: number, anchoredWeight: number): number {
     const r = this.names.letters;
     const at = name * RECORD_SIZE;
-    if (this.script >= 0 && r[at + ORIGINAL_SCRIPT] === this.script) return 1;
     const flags = r[at + FLAGS]!;
+    if (this.script >= 0 && recordScript(flags) === this.script) return 1;
     const initials = r[at + INITIALS]!;
     const skeletons = this.abjad || (flags & ABJAD_FLAG) !== 0;
     const q = skeletons ? this.skeletonMerge : this.merge;
-    const merge = at + (skeletons ? SKELETON_MERGE : MERGE);
+    // The merge masks: in the record for the text, in a table of their own for skeletons.
+    const masks = skeletons ? this.names.skeletonMerge : r;
+    const merge = skeletons ? name * MERGE_MASKS : at + MERGE;
     const mayRelate =
       (this.wordLetters & initials) !== 0 ||
       (this.particleLetters & (initials | r[at + PARTICLES]!)) !== 0 ||
       (this.initialLetters & (initials | r[at + WORD_LIKE]!)) !== 0 ||
       (this.hasNumber && (flags & NUMBER_FLAG) !== 0) ||
       (this.hasLegal && (flags & LEGAL_FLAG) !== 0) ||
-      ((q.firsts & r[merge + PAIRS]!) !== 0 && (q.lengths & r[merge + PAIR_LENGTHS]!) !== 0) ||
-      ((q.joinedFirsts & r[merge + WORDS]!) !== 0 && (q.joinedLengths & r[merge + WORD_LENGTHS]!) !== 0);
-    const related = mayRelate ? this.relatedTokens(name, r, at, merge, q) : 0;
+      ((q.firsts & masks[merge + PAIRS]!) !== 0 && (q.lengths & masks[merge + PAIR_LENGTHS]!) !== 0) ||
+      ((q.joinedFirsts & masks[merge + WORDS]!) !== 0 &&
+        (q.joinedLengths & masks[merge + WORD_LENGTHS]!) !== 0);
+    const related = mayRelate ? this.relatedTokens(name, r, at, masks, merge, q) : 0;
     let unpaired = 0;
     let relatedWeight = 0;
     // Name tokens the related query tokens can hold: one each, two when it may be a merged name pair.
@@ -171,7 +174,7 @@ export class NameCeiling {
         if (((this.conflicting >> i) & 1) === 1) conflict = true;
       }
     }
-    const nameWeight = r[at + DOUBLE_WEIGHT]! / 2;
+    const nameWeight = recordWeight(flags);
     let heaviest = 0;
     if (reach > 0) {
       const start = this.names.tokenStart[name]!;
@@ -188,16 +191,23 @@ export class NameCeiling {
   }
 
   /** Query tokens related to the name without an anchor; sets `merging` to those that may hold two name tokens. */
-  private relatedTokens(name: number, r: Int32Array, at: number, merge: number, q: QueryMergeMasks): number {
+  private relatedTokens(
+    name: number,
+    r: Int32Array,
+    at: number,
+    masks: Int32Array,
+    merge: number,
+    q: QueryMergeMasks,
+  ): number {
     const keyOffset = q === this.skeletonMerge ? SKELETON_OFFSET : 0;
     const initials = r[at + INITIALS]!;
     const particles = r[at + PARTICLES]!;
     const wordLike = r[at + WORD_LIKE]!;
     const flags = r[at + FLAGS]!;
-    const words = r[merge + WORDS]!;
-    const wordLengths = r[merge + WORD_LENGTHS]!;
-    const pairs = r[merge + PAIRS]!;
-    const pairLengths = r[merge + PAIR_LENGTHS]!;
+    const words = masks[merge + WORDS]!;
+    const wordLengths = masks[merge + WORD_LENGTHS]!;
+    const pairs = masks[merge + PAIRS]!;
+    const pairLengths = masks[merge + PAIR_LENGTHS]!;
     let related = 0;
     let merging = 0;
     for (let i = 0; i < this.n; i++) {

@@ -12,32 +12,38 @@ import type { PreparedToken } from './prepared.js';
  * the ceiling only needs them never to miss a relation.
  *
  * One record of RECORD_SIZE integers per name, side by side, because the ceiling reads all of it
- * for thousands of names in no particular order: one cache line per name instead of one per field.
+ * for thousands of names: 32 bytes, so that two names share a cache line (names that share words
+ * are stored side by side, name-order.ts). The merge masks of consonant skeletons, needed only
+ * when the query or the name comes from an abjad script, are in a table of their own
+ * (`recordSkeletonMerges`, MERGE_MASKS per name).
  */
-export const RECORD_SIZE = 16;
+export const RECORD_SIZE = 8;
 /** First letters of the name's initials (identical initials; initials against query words). */
 export const INITIALS = 0;
 /** First letters of its particles (identical particles). */
 export const PARTICLES = 1;
 /** First letters of its words and particles (query initials pair with them). */
 export const WORD_LIKE = 2;
-/** Flags: transliterated from an abjad script, has a number, has a legal form, is a weak alias. */
+/**
+ * Flags in the low bits: transliterated from an abjad script, has a number, has a legal form, is
+ * a weak alias; then the script of the name's original-script form (`recordScript`) and twice its
+ * summed token weight (`recordWeight`).
+ */
 export const FLAGS = 3;
 export const ABJAD_FLAG = 1;
 export const NUMBER_FLAG = 2;
 export const LEGAL_FLAG = 4;
 export const WEAK_FLAG = 8;
-/** Twice the name's summed token weight (weights are multiples of 0.5). */
-export const DOUBLE_WEIGHT = 4;
-/** The script index of the name's original-script form, or -1 (see originalScriptCode). */
-export const ORIGINAL_SCRIPT = 5;
+const SCRIPT_SHIFT = 4;
+const WEIGHT_SHIFT = 8;
 /**
- * Merge masks, on the text at MERGE and on the skeleton at SKELETON_MERGE: the first letters and
- * lengths (within one) of its words, which may be two query tokens joined, then the first letters
- * and joined lengths (within one) of its mergeable adjacent pairs, which one query word may be.
+ * Merge masks, of the text at MERGE (of the skeleton in their own table, MERGE_MASKS per name):
+ * the first letters and lengths (within one) of its words, which may be two query tokens joined,
+ * then the first letters and joined lengths (within one) of its mergeable adjacent pairs, which
+ * one query word may be.
  */
-export const MERGE = 8;
-export const SKELETON_MERGE = 12;
+export const MERGE = 4;
+export const MERGE_MASKS = 4;
 export const WORDS = 0;
 export const WORD_LENGTHS = 1;
 export const PAIRS = 2;
@@ -135,6 +141,21 @@ function recordMerges(
   });
 }
 
+/** The script index of the original-script form of the name whose FLAGS field is `flags`, or -1 (see originalScriptCode). */
+export function recordScript(flags: number): number {
+  return ((flags >> SCRIPT_SHIFT) & 15) - 1;
+}
+
+/** The summed token weight of the name whose FLAGS field is `flags` (weights are multiples of 0.5). */
+export function recordWeight(flags: number): number {
+  return (flags >>> WEIGHT_SHIFT) / 2;
+}
+
+/** Writes name `n`'s skeleton merge masks into `out` (zero-filled, MERGE_MASKS per name). */
+export function recordSkeletonMerges(out: Int32Array, n: number, tokens: readonly PreparedToken[]): void {
+  recordMerges(out, n * MERGE_MASKS, tokens, (t) => t.skeleton);
+}
+
 /** Writes name `n`'s record into `out` (zero-filled). */
 export function recordNameLetters(
   out: Int32Array,
@@ -146,7 +167,7 @@ export function recordNameLetters(
   const at = n * RECORD_SIZE;
   let weight = 0;
   if (weak) out[at + FLAGS]! |= WEAK_FLAG;
-  out[at + ORIGINAL_SCRIPT] = originalScript;
+  out[at + FLAGS]! |= (originalScript + 1) << SCRIPT_SHIFT;
   for (const t of tokens) {
     const letter = firstLetter(t.codes);
     if (t.cls === 'initial') out[at + INITIALS]! |= letter;
@@ -157,7 +178,6 @@ export function recordNameLetters(
     if (t.cls === 'legal') out[at + FLAGS]! |= LEGAL_FLAG;
     weight += t.weight;
   }
-  out[at + DOUBLE_WEIGHT] = Math.round(weight * 2);
+  out[at + FLAGS]! |= Math.round(weight * 2) << WEIGHT_SHIFT;
   recordMerges(out, at + MERGE, tokens, (t) => t.codes);
-  recordMerges(out, at + SKELETON_MERGE, tokens, (t) => t.skeleton);
 }

@@ -1,5 +1,12 @@
 import { isMergeable } from './anchors.js';
-import { MERGE_KEY_SIZE, RECORD_SIZE, recordMergeKeys, recordNameLetters } from './name-letters.js';
+import {
+  MERGE_KEY_SIZE,
+  MERGE_MASKS,
+  RECORD_SIZE,
+  recordMergeKeys,
+  recordNameLetters,
+  recordSkeletonMerges,
+} from './name-letters.js';
 import type { PreparedName, PreparedToken, TokenClass } from './prepared.js';
 import type { Script } from './script.js';
 import type { NameType } from './types.js';
@@ -45,6 +52,8 @@ export interface NameTable {
   readonly originalScript: Int8Array;
   /** Per name, RECORD_SIZE integers for the name ceiling (name-letters.ts). */
   readonly letters: Int32Array;
+  /** Per name, MERGE_MASKS integers: the merge masks of its consonant skeletons (name-letters.ts). */
+  readonly skeletonMerge: Int32Array;
   readonly weightTop: Float64Array;
   /** Aligned with tokenIds, MERGE_KEY_SIZE per token: its merge keys (name-letters.ts). */
   readonly mergeKeys: Int32Array;
@@ -111,6 +120,7 @@ export function buildNameTable(
   const weak = new Uint8Array(prepared.length);
   const originalScript = new Int8Array(prepared.length);
   const letters = new Int32Array(prepared.length * RECORD_SIZE);
+  const skeletonMerge = new Int32Array(prepared.length * MERGE_MASKS);
   const weightTop = new Float64Array(total);
   const mergeKeys = new Int32Array(total * MERGE_KEY_SIZE);
   prepared.forEach((p, n) => {
@@ -131,6 +141,7 @@ export function buildNameTable(
     weak[n] = nameTypes[n] === 'weak_aka' ? 1 : 0;
     originalScript[n] = originalScriptCode(p);
     recordNameLetters(letters, n, p.tokens, weak[n] === 1, originalScript[n]!);
+    recordSkeletonMerges(skeletonMerge, n, p.tokens);
     recordMergeKeys(mergeKeys, start, p.tokens);
   });
   return {
@@ -141,6 +152,7 @@ export function buildNameTable(
     weak,
     originalScript,
     letters,
+    skeletonMerge,
     weightTop,
     mergeKeys,
   };
