@@ -68,33 +68,50 @@ function letterIndex(code: number): number {
 }
 
 /**
- * A token's merge key, or two adjacent tokens' joined: first letter, second letter, last letter and
- * length packed in one integer (-1 when empty). Two keys that `mergeKeysMayMatch` rejects belong to
- * forms more than one edit apart or with different first letters: no merge.
+ * A token's merge key, or two adjacent tokens' joined: its first, second, third, last and
+ * second-to-last letters and its length packed in one non-negative integer (-1 when empty). Two
+ * keys that `mergeKeysMayMatch` rejects belong to forms more than one edit apart or with different
+ * first letters: no merge.
  */
 export function mergeKey(a: Int32Array, b?: Int32Array): number {
   const length = a.length + (b ? b.length : 0);
   if (a.length === 0) return -1;
   const at = (k: number) => (k < a.length ? a[k]! : b![k - a.length]!);
-  const second = length > 1 ? letterIndex(at(1)) : 31;
+  const letter = (k: number) => (k >= 0 && k < length ? letterIndex(at(k)) : 31);
   return (
-    letterIndex(a[0]!) | (second << 5) | (letterIndex(at(length - 1)) << 10) | (Math.min(length, 63) << 15)
+    letterIndex(a[0]!) |
+    (letter(1) << 5) |
+    (letter(2) << 10) |
+    (letter(length - 1) << 15) |
+    (letter(length - 2) << 20) |
+    (Math.min(length, 63) << 25)
   );
 }
 
+const LETTER = 31;
+
 /**
  * Whether two forms with these merge keys may be within one edit with the same first letter
- * (`mergePossible`): same first letter, lengths at most one apart, and for forms of three letters
- * or more the same second letter or the same last: one edit after the first letter leaves the
- * second letter in place unless it is at the second letter, and then the last letter is untouched.
+ * (`mergePossible`; an edit inserts, deletes or replaces one letter, or swaps two adjacent ones):
+ * same first letter and lengths at most one apart; then, as an edit leaves the letters before it in
+ * place counted from the start and those after it counted from the end, and touches at most two
+ * adjacent positions: when the longer form has six letters or more, the same first three letters
+ * or the same last two; with four or five, the same second letter or the same last.
  */
 export function mergeKeysMayMatch(x: number, y: number): boolean {
-  if (x < 0 || y < 0 || (x & 31) !== (y & 31)) return false;
-  const lx = x >>> 15;
-  const ly = y >>> 15;
+  if (x < 0 || y < 0 || (x & LETTER) !== (y & LETTER)) return false;
+  const lx = x >>> 25;
+  const ly = y >>> 25;
   if (lx - ly > 1 || ly - lx > 1) return false;
-  if (lx < 3 || ly < 3) return true;
-  return ((x >> 5) & 31) === ((y >> 5) & 31) || ((x >> 10) & 31) === ((y >> 10) & 31);
+  // Two forms of three letters can be one swap of their last two apart (ACE / AEC).
+  if (lx < 3 || ly < 3 || (lx === 3 && ly === 3)) return true;
+  const sameSecond = ((x >> 5) & LETTER) === ((y >> 5) & LETTER);
+  const sameLast = ((x >> 15) & LETTER) === ((y >> 15) & LETTER);
+  if (lx < 6 && ly < 6) return sameSecond || sameLast;
+  return (
+    (sameSecond && ((x >> 10) & LETTER) === ((y >> 10) & LETTER)) ||
+    (sameLast && ((x >> 20) & LETTER) === ((y >> 20) & LETTER))
+  );
 }
 
 /** Merge keys per token position, aligned with the name table's tokenIds: MERGE_KEY_SIZE each. */
