@@ -10,21 +10,17 @@ import {
   lengthBit,
   letterBit,
   MERGE,
-  MERGE_KEY_SIZE,
   MERGE_MASKS,
   mergeKey,
   mergeKeysMayMatch,
   NUMBER_FLAG,
-  PAIR_KEY,
   PAIR_LENGTHS,
   PAIRS,
   PARTICLES,
   RECORD_SIZE,
   recordScript,
   recordWeight,
-  SKELETON_OFFSET,
   WEAK_FLAG,
-  WORD_KEY,
   WORD_LENGTHS,
   WORD_LIKE,
   WORDS,
@@ -199,7 +195,10 @@ export class NameCeiling {
     merge: number,
     q: QueryMergeMasks,
   ): number {
-    const keyOffset = q === this.skeletonMerge ? SKELETON_OFFSET : 0;
+    const keys = this.names.mergeKeys;
+    const skeletons = q === this.skeletonMerge;
+    const wordKeys = skeletons ? keys.skeletonWord : keys.word;
+    const pairKeys = skeletons ? keys.skeletonPair : keys.pair;
     const initials = r[at + INITIALS]!;
     const particles = r[at + PARTICLES]!;
     const wordLike = r[at + WORD_LIKE]!;
@@ -219,7 +218,7 @@ export class NameCeiling {
         if (
           (q.first[i]! & pairs) !== 0 &&
           (q.length[i]! & pairLengths) !== 0 &&
-          this.anyKeyMatches(name, PAIR_KEY + keyOffset, q.key[i]!)
+          this.anyKeyMatches(name, pairKeys, q.key[i]!)
         )
           merging |= 1 << i;
       } else if (cls === PARTICLE) relates = (first & (initials | particles)) !== 0;
@@ -231,7 +230,7 @@ export class NameCeiling {
       if (
         (q.joinedLength[i]! & wordLengths) !== 0 &&
         (q.first[i]! & words) !== 0 &&
-        this.anyKeyMatches(name, WORD_KEY + keyOffset, q.joinedKey[i]!)
+        this.anyKeyMatches(name, wordKeys, q.joinedKey[i]!)
       )
         related |= 3 << i;
     }
@@ -239,13 +238,11 @@ export class NameCeiling {
     return related | merging;
   }
 
-  /** Whether some token position of the name has, at `field`, a merge key that may match `key`. */
-  private anyKeyMatches(name: number, field: number, key: number): boolean {
-    const { tokenStart, mergeKeys } = this.names;
-    const end = tokenStart[name + 1]! * MERGE_KEY_SIZE;
-    for (let at = tokenStart[name]! * MERGE_KEY_SIZE + field; at < end; at += MERGE_KEY_SIZE) {
-      if (mergeKeysMayMatch(mergeKeys[at]!, key)) return true;
-    }
+  /** Whether some token position of the name has, in `keys` (one kind of merge key), a key that may match `key`. */
+  private anyKeyMatches(name: number, keys: Int32Array, key: number): boolean {
+    const tokenStart = this.names.tokenStart;
+    const end = tokenStart[name + 1]!;
+    for (let at = tokenStart[name]!; at < end; at++) if (mergeKeysMayMatch(keys[at]!, key)) return true;
     return false;
   }
 }

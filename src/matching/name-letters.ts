@@ -114,23 +114,34 @@ export function mergeKeysMayMatch(x: number, y: number): boolean {
   );
 }
 
-/** Merge keys per token position, aligned with the name table's tokenIds: MERGE_KEY_SIZE each. */
-export const MERGE_KEY_SIZE = 4;
-/** The word's key (-1 for other classes), then the key of the mergeable pair it starts (or -1); text first, then skeleton. */
-export const WORD_KEY = 0;
-export const PAIR_KEY = 1;
-export const SKELETON_OFFSET = 2;
+/**
+ * Merge keys per token position, aligned with the name table's tokenIds, one table per kind (a
+ * test scans one kind over a name's tokens: four bytes per token, not sixteen): the word's key (-1
+ * for other classes) and the key of the mergeable pair it starts (or -1), of the text and of the
+ * consonant skeleton.
+ */
+export interface MergeKeys {
+  readonly word: Int32Array;
+  readonly pair: Int32Array;
+  readonly skeletonWord: Int32Array;
+  readonly skeletonPair: Int32Array;
+}
 
-/** Writes the merge keys of a name's tokens at `out[start * MERGE_KEY_SIZE ...]`. */
-export function recordMergeKeys(out: Int32Array, start: number, tokens: readonly PreparedToken[]): void {
+export function mergeKeyTables(tokenCount: number): MergeKeys {
+  const table = () => new Int32Array(tokenCount);
+  return { word: table(), pair: table(), skeletonWord: table(), skeletonPair: table() };
+}
+
+/** Writes the merge keys of a name's tokens, whose first token position is `start`. */
+export function recordMergeKeys(out: MergeKeys, start: number, tokens: readonly PreparedToken[]): void {
   tokens.forEach((t, k) => {
-    const at = (start + k) * MERGE_KEY_SIZE;
+    const at = start + k;
     const next = tokens[k + 1];
     const pair = next !== undefined && isMergeable(t) && isMergeable(next);
-    out[at + WORD_KEY] = t.cls === 'word' ? mergeKey(t.codes) : -1;
-    out[at + PAIR_KEY] = pair ? mergeKey(t.codes, next.codes) : -1;
-    out[at + SKELETON_OFFSET + WORD_KEY] = t.cls === 'word' ? mergeKey(t.skeleton) : -1;
-    out[at + SKELETON_OFFSET + PAIR_KEY] = pair ? mergeKey(t.skeleton, next.skeleton) : -1;
+    out.word[at] = t.cls === 'word' ? mergeKey(t.codes) : -1;
+    out.pair[at] = pair ? mergeKey(t.codes, next.codes) : -1;
+    out.skeletonWord[at] = t.cls === 'word' ? mergeKey(t.skeleton) : -1;
+    out.skeletonPair[at] = pair ? mergeKey(t.skeleton, next.skeleton) : -1;
   });
 }
 

@@ -1,7 +1,8 @@
 import { isMergeable } from './anchors.js';
 import {
-  MERGE_KEY_SIZE,
   MERGE_MASKS,
+  type MergeKeys,
+  mergeKeyTables,
   RECORD_SIZE,
   recordMergeKeys,
   recordNameLetters,
@@ -55,8 +56,8 @@ export interface NameTable {
   /** Per name, MERGE_MASKS integers: the merge masks of its consonant skeletons (name-letters.ts). */
   readonly skeletonMerge: Int32Array;
   readonly weightTop: Float64Array;
-  /** Aligned with tokenIds, MERGE_KEY_SIZE per token: its merge keys (name-letters.ts). */
-  readonly mergeKeys: Int32Array;
+  /** Aligned with tokenIds: each token's merge keys (name-letters.ts). */
+  readonly mergeKeys: MergeKeys;
 }
 
 const SCRIPTS: readonly Script[] = [
@@ -122,7 +123,7 @@ export function buildNameTable(
   const letters = new Int32Array(prepared.length * RECORD_SIZE);
   const skeletonMerge = new Int32Array(prepared.length * MERGE_MASKS);
   const weightTop = new Float64Array(total);
-  const mergeKeys = new Int32Array(total * MERGE_KEY_SIZE);
+  const mergeKeys = mergeKeyTables(total);
   prepared.forEach((p, n) => {
     let mask = 0;
     const start = tokenStart[n]!;
