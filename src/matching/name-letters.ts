@@ -195,6 +195,8 @@ export function recordNameLetters(
   const at = n * RECORD_SIZE;
   let weight = 0;
   if (weak) out[at + FLAGS]! |= WEAK_FLAG;
+  // Four bits hold the script (0: none), below the weight: a wider value would corrupt the weight.
+  if (originalScript + 1 > 15) throw new Error(`script index ${originalScript} does not fit the name record`);
   out[at + FLAGS]! |= (originalScript + 1) << SCRIPT_SHIFT;
   for (const t of tokens) {
     const letter = firstLetter(t.codes);

@@ -26,6 +26,8 @@ export class TokenExpansions {
   /** The vocabulary's size when the cache was last emptied: tokens added since are in no cached expansion. */
   private cachedFor = 0;
   private readonly found: number[] = [];
+  /** The similarities of the found tokens kept, in order (reused between expansions). */
+  private readonly kept: number[] = [];
 
   constructor(private readonly vocabulary: Vocabulary) {}
 
@@ -66,15 +68,15 @@ export class TokenExpansions {
       }
     }
     // Tokens that share a key but are too unlike to be paired are no anchor (anchors.ts).
-    let kept = 0;
-    const similarities = new Float64Array(found.length);
+    const kept = this.kept;
+    kept.length = 0;
     for (const id of found) {
       const similarity = anchoredWordSimilarity(token, codes, tokens, id);
       if (similarity < MIN_ANCHOR_SIMILARITY) continue;
-      found[kept] = id;
-      similarities[kept++] = similarity;
+      found[kept.length] = id;
+      kept.push(similarity);
     }
-    found.length = kept;
-    return { ids: Int32Array.from(found), similarities: similarities.slice(0, kept) };
+    found.length = kept.length;
+    return { ids: Int32Array.from(found), similarities: Float64Array.from(kept) };
   }
 }
