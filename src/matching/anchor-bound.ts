@@ -9,6 +9,7 @@ import { BoundQuery, INITIAL, MASK_COUNT, NUMBER, WORD } from './bound-query.js'
 import type { CandidateCollector } from './candidates.js';
 import { WEAK_ALIAS_FACTOR } from './entity-score.js';
 import { MergeFilter } from './merge-filter.js';
+import { FLAGS, RECORD_SIZE, recordScript, WEAK_FLAG } from './name-letters.js';
 import { NUMBER_CONFLICT_CAP } from './name-score.js';
 import { type NameTable, originalScriptCode, type TokenTable } from './name-table.js';
 import { MAX_TOKENS } from './prepare.js';
@@ -72,8 +73,9 @@ export class AnchorBound {
   /** Upper bound of the (name-type adjusted) score of name `name` against the prepared query. */
   bound(name: number): number {
     const { names, q } = this;
+    const flags = names.letters[name * RECORD_SIZE + FLAGS]!;
     // Same-script names are scored on their original form, which this bound does not cover.
-    if (q.script >= 0 && names.originalScript[name] === q.script) return 1;
+    if (q.script >= 0 && recordScript(flags) === q.script) return 1;
     const start = names.tokenStart[name]!;
     const m = names.tokenStart[name + 1]! - start;
     for (let i = 0; i < q.n; i++) this.queryBest[i] = 0;
@@ -105,7 +107,7 @@ export class AnchorBound {
       bound = Math.max(bound, this.someUnpaired(numerator - dropped, denominator, m));
     }
     if (conflict && bound > NUMBER_CONFLICT_CAP) bound = NUMBER_CONFLICT_CAP;
-    if (names.weak[name] === 1 && bound < 1) bound *= WEAK_ALIAS_FACTOR;
+    if ((flags & WEAK_FLAG) !== 0 && bound < 1) bound *= WEAK_ALIAS_FACTOR;
     return bound + SLACK;
   }
 

@@ -30,23 +30,25 @@ export function scoreKeyedNames(q: KeyedName, c: KeyedName): NameScore {
   const m = c.name.tokens.length;
   const qt = q.name.tokens;
   const ct = c.name.tokens;
-  const anchoredPairs = new Uint8Array(n * m);
+  // An anchored pair's similarity (it decides the anchor too), -1 for the others.
+  const anchoredSimilarity = new Float64Array(n * m).fill(-1);
   let anchored = false;
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < m; j++) {
-      if (
-        tokensAnchored(q.keys[i]!, c.keys[j]!) &&
-        tokenSimilarity(qt[i]!, ct[j]!, true) >= MIN_ANCHOR_SIMILARITY
-      ) {
-        anchoredPairs[i * m + j] = 1;
-        anchored = true;
-      }
+      if (!tokensAnchored(q.keys[i]!, c.keys[j]!)) continue;
+      const similarity = tokenSimilarity(qt[i]!, ct[j]!, true);
+      if (similarity < MIN_ANCHOR_SIMILARITY) continue;
+      anchoredSimilarity[i * m + j] = similarity;
+      anchored = true;
     }
   }
   if (!anchored) anchored = mergeAnchored(q.name, c.name);
   return scoreNames(q.name, c.name, {
     anchored,
-    pairSimilarity: (i, j) => tokenSimilarity(qt[i]!, ct[j]!, anchoredPairs[i * m + j] === 1),
+    pairSimilarity: (i, j) => {
+      const similarity = anchoredSimilarity[i * m + j]!;
+      return similarity >= 0 ? similarity : tokenSimilarity(qt[i]!, ct[j]!, false);
+    },
   });
 }
 

@@ -45,13 +45,13 @@ export interface NameTable {
   /** Name n's token ids are tokenIds[tokenStart[n] .. tokenStart[n + 1]). */
   readonly tokenStart: Int32Array;
   readonly tokenIds: Int32Array;
-  /** Per name: the index of its entity's source, one bit per token class present, weak alias or not. */
+  /** Per name: the index of its entity's source, one bit per token class present. */
   readonly source: Int32Array;
   readonly classMask: Uint8Array;
-  readonly weak: Uint8Array;
-  /** Per name: the script index of its original-script form, or -1 when it has none. */
-  readonly originalScript: Int8Array;
-  /** Per name, RECORD_SIZE integers for the name ceiling (name-letters.ts). */
+  /**
+   * Per name, RECORD_SIZE integers for the name ceiling (name-letters.ts), whose FLAGS field also
+   * says whether it is a weak alias and the script of its original-script form.
+   */
   readonly letters: Int32Array;
   /** Per name, MERGE_MASKS integers: the merge masks of its consonant skeletons (name-letters.ts). */
   readonly skeletonMerge: Int32Array;
@@ -118,8 +118,6 @@ export function buildNameTable(
   const tokenIds = new Int32Array(total);
   const source = new Int32Array(prepared.length);
   const classMask = new Uint8Array(prepared.length);
-  const weak = new Uint8Array(prepared.length);
-  const originalScript = new Int8Array(prepared.length);
   const letters = new Int32Array(prepared.length * RECORD_SIZE);
   const skeletonMerge = new Int32Array(prepared.length * MERGE_MASKS);
   const weightTop = new Float64Array(total);
@@ -139,9 +137,7 @@ export function buildNameTable(
     });
     classMask[n] = mask;
     source[n] = nameSource(n);
-    weak[n] = nameTypes[n] === 'weak_aka' ? 1 : 0;
-    originalScript[n] = originalScriptCode(p);
-    recordNameLetters(letters, n, p.tokens, weak[n] === 1, originalScript[n]!);
+    recordNameLetters(letters, n, p.tokens, nameTypes[n] === 'weak_aka', originalScriptCode(p));
     recordSkeletonMerges(skeletonMerge, n, p.tokens);
     recordMergeKeys(mergeKeys, start, p.tokens);
   });
@@ -150,8 +146,6 @@ export function buildNameTable(
     tokenIds,
     source,
     classMask,
-    weak,
-    originalScript,
     letters,
     skeletonMerge,
     weightTop,

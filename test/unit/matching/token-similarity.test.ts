@@ -19,7 +19,10 @@ describe('word similarity read from the vocabulary buffers', () => {
     const words = vocabulary.tokens.filter(canAnchor);
     expect(words.some((t) => t.abjad)).toBe(true);
     expect(words.some((t) => t.groups.length > 0)).toBe(true);
-    for (const query of words) {
+    // Query words are prepared as a query is, outside the vocabulary.
+    const queries = names.flatMap((name) => prepareName(name, 'person').tokens).filter(canAnchor);
+    expect(queries.every((t) => t.id === -1)).toBe(true);
+    for (const query of queries) {
       for (const word of words) {
         expect(anchoredWordSimilarity(query, vocabulary.codes, vocabulary.tokens, word.id)).toBe(
           tokenSimilarity(query, word, true),
