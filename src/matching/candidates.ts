@@ -5,15 +5,25 @@ import type { QuerySimilarityCache } from './query-cache.js';
 import type { TokenExpansions } from './token-expansions.js';
 
 /**
- * The most one occurrence of index token `id`, anchored to the query tokens in `bits`, adds to an
- * alignment's weighted similarities: its best similarity times the pair's weight.
+ * Per name, 32 bytes side by side (one cache line holds two names: candidates arrive in no
+ * particular order), as four integers then two doubles: the search generation that last saw it,
+ * the query tokens anchored to it (bit i: to query token i), the query words that may be a merged
+ * pair of it and the query tokens that may be joined into one of its words (marked by
+ * `markMerges`), then the summed mass (see TokenMass) and weight of its anchored tokens.
  */
-const SCRATCH_SIZE = 4;
+const INTS_PER_NAME = 8;
+const DOUBLES_PER_NAME = 4;
 const STAMP = 0;
 const BITS = 1;
+const MERGING = 2;
+const JOINED = 3;
 const MASS = 2;
 const WEIGHT = 3;
 
+/**
+ * The most one occurrence of index token `id`, anchored to the query tokens in `bits`, adds to an
+ * alignment's weighted similarities: its best similarity times the pair's weight.
+ */
 export type TokenMass = (id: number, bits: number) => number;
 
 /**
@@ -29,12 +39,9 @@ export class CandidateCollector {
   private readonly tokenStamp: Int32Array;
   /** Bit i set: the token is anchored to query token i (valid when its stamp is current). */
   readonly anchoredBits: Int32Array;
-  /**
-   * Per name, side by side (one cache line per name: candidates arrive in no particular order): the
-   * search generation that last saw it, the query tokens anchored to it (bit i: to query token i),
-   * and the summed mass (see TokenMass) and weight of its anchored tokens.
-   */
-  private readonly nameScratch: Float64Array;
+  /** The per-name scratch (see INTS_PER_NAME), as integers and as doubles. */
+  private readonly nameInts: Int32Array;
+  private readonly nameDoubles: Float64Array;
   readonly candidates: number[] = [];
   private readonly hitTokens: number[] = [];
 
@@ -49,22 +56,46 @@ export class CandidateCollector {
     this.tokenLimit = data.tokenNames.start.length - 1;
     this.tokenStamp = new Int32Array(this.tokenLimit);
     this.anchoredBits = new Int32Array(this.tokenLimit);
-    this.nameScratch = new Float64Array(data.prepared.length * SCRATCH_SIZE);
+    const scratch = new ArrayBuffer(data.prepared.length * INTS_PER_NAME * 4);
+    this.nameInts = new Int32Array(scratch);
+    this.nameDoubles = new Float64Array(scratch);
   }
 
   /** Query tokens anchored to some token of candidate `name` (valid for the names `collect` returned). */
   anchoredToName(name: number): number {
-    return this.nameScratch[name * SCRATCH_SIZE + BITS]!;
+    return this.nameInts[name * INTS_PER_NAME + BITS]!;
   }
 
   /** The summed mass of candidate `name`'s anchored tokens, one term per occurrence. */
   anchoredMass(name: number): number {
-    return this.nameScratch[name * SCRATCH_SIZE + MASS]!;
+    return this.nameDoubles[name * DOUBLES_PER_NAME + MASS]!;
   }
 
   /** The summed weight of candidate `name`'s anchored tokens, one term per occurrence. */
   anchoredWeight(name: number): number {
-    return this.nameScratch[name * SCRATCH_SIZE + WEIGHT]!;
+    return this.nameDoubles[name * DOUBLES_PER_NAME + WEIGHT]!;
+  }
+
+  /** Query words that may be a merged pair of adjacent tokens of candidate `name` (see markMerging). */
+  mergingOf(name: number): number {
+    return this.nameInts[name * INTS_PER_NAME + MERGING]!;
+  }
+
+  /** Query tokens that may be joined, with the next one, into a word of candidate `name` (see markJoined). */
+  joinedOf(name: number): number {
+    return this.nameInts[name * INTS_PER_NAME + JOINED]!;
+  }
+
+  /** Records that query words `bits` may be a merged pair of `name`'s, when `name` is a candidate of this search. */
+  markMerging(name: number, bits: number): void {
+    const at = name * INTS_PER_NAME;
+    if (this.nameInts[at + STAMP] === this.generation) this.nameInts[at + MERGING]! |= bits;
+  }
+
+  /** Records that query tokens `bits` (pairs i, i + 1) may be one word of `name`, when `name` is a candidate. */
+  markJoined(name: number, bits: number): void {
+    const at = name * INTS_PER_NAME;
+    if (this.nameInts[at + STAMP] === this.generation) this.nameInts[at + JOINED]! |= bits;
   }
 
   /** Bit i set: token `id` is anchored to query token i in the current search. */
@@ -116,18 +147,22 @@ export class CandidateCollector {
   }
 
   private addName(name: number, bits: number, mass: number, weight: number): void {
-    const scratch = this.nameScratch;
-    const at = name * SCRATCH_SIZE;
-    if (scratch[at + STAMP] === this.generation) {
-      scratch[at + BITS] = scratch[at + BITS]! | bits;
-      scratch[at + MASS]! += mass;
-      scratch[at + WEIGHT]! += weight;
+    const ints = this.nameInts;
+    const doubles = this.nameDoubles;
+    const at = name * INTS_PER_NAME;
+    const d = name * DOUBLES_PER_NAME;
+    if (ints[at + STAMP] === this.generation) {
+      ints[at + BITS]! |= bits;
+      doubles[d + MASS]! += mass;
+      doubles[d + WEIGHT]! += weight;
       return;
     }
-    scratch[at + STAMP] = this.generation;
-    scratch[at + BITS] = bits;
-    scratch[at + MASS] = mass;
-    scratch[at + WEIGHT] = weight;
+    ints[at + STAMP] = this.generation;
+    ints[at + BITS] = bits;
+    ints[at + MERGING] = 0;
+    ints[at + JOINED] = 0;
+    doubles[d + MASS] = mass;
+    doubles[d + WEIGHT] = weight;
     this.candidates.push(name);
   }
 

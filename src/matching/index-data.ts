@@ -1,4 +1,5 @@
 import type { KeyPostings } from './key-postings.js';
+import type { MergePostings } from './merge-postings.js';
 import type { NameTable, TokenTable } from './name-table.js';
 import type { PreparedName } from './prepared.js';
 import type { SharedVocabulary } from './shared-vocabulary.js';
@@ -35,6 +36,8 @@ export interface IndexData {
    * the names holding them, ascending: the names a query word may be the merged form of.
    */
   readonly adjacentJoins: KeyPostings;
+  /** Every name's forms that may be a merge of query tokens, for the name ceiling (merge-postings.ts). */
+  readonly mergePostings: MergePostings;
   /** The distinct sources; names refer to them by position. */
   readonly sources: readonly string[];
   readonly nameTable: NameTable;

@@ -5,6 +5,7 @@ import { CandidateCollector } from './candidates.js';
 import { nameTypeAdjusted, preparationFor } from './entity-score.js';
 import type { IndexData, TokenNames } from './index-data.js';
 import { KeyPostings } from './key-postings.js';
+import { MergePostings } from './merge-postings.js';
 import { NameCeiling } from './name-ceiling.js';
 import { clusteredNameOrder } from './name-order.js';
 import { explain, scoreNames } from './name-score.js';
@@ -13,6 +14,7 @@ import { prepareName } from './prepare.js';
 import type { PreparedName } from './prepared.js';
 import { type PreparedQuery, prepareQuery } from './prepared-query.js';
 import type { QuerySimilarityCache } from './query-cache.js';
+import { QueryMerges } from './query-merges.js';
 import { SharedVocabulary } from './shared-vocabulary.js';
 import { SourceRanking } from './source-ranking.js';
 import type {
@@ -39,6 +41,7 @@ export class NameIndex {
   private readonly cache: QuerySimilarityCache;
   private readonly anchorBound: AnchorBound;
   private readonly ceiling: NameCeiling;
+  private readonly merges: QueryMerges;
   private readonly order = new CandidateOrder();
 
   private constructor(private readonly data: IndexData) {
@@ -52,6 +55,7 @@ export class NameIndex {
       this.cache,
     );
     this.ceiling = new NameCeiling(data.nameTable, data.tokenTable, this.collector, this.cache);
+    this.merges = new QueryMerges(data.mergePostings, this.collector);
   }
 
   /**
@@ -123,8 +127,9 @@ export class NameIndex {
 
   /**
    * Retrieved candidates that pass the filters and can reach the threshold, highest bound first:
-   * first the name ceiling (name-ceiling.ts, a few reads per name) and, for the few that pass it,
-   * the anchor bound (anchor-bound.ts, tighter, reads every token of the name).
+   * first the name ceiling (name-ceiling.ts, a few reads per name, with the merges looked up for the
+   * whole query beforehand) and, for the few that pass it, the anchor bound (anchor-bound.ts,
+   * tighter, reads every token of the name).
    */
   private rankCandidates(query: PreparedQuery, options: PreparedSearchOptions): void {
     const { data, collector, cache, order, anchorBound, ceiling } = this;
@@ -136,6 +141,7 @@ export class NameIndex {
     const q = anchorBound.prepare(query.name);
     ceiling.prepare(q);
     const candidates = collector.collect(query, (id, bits) => ceiling.tokenMass(id, bits));
+    this.merges.mark(q);
     for (let k = 0; k < candidates.length; k++) {
       const name = candidates[k]!;
       if (allowed && allowed[data.nameTable.source[name]!] === 0) continue;
@@ -241,6 +247,7 @@ export class NameIndexBuilder {
       shared,
       tokenNames: invertTokens(prepared, vocabulary.tokens.length),
       adjacentJoins: postAdjacentJoins(prepared),
+      mergePostings: MergePostings.build(prepared),
       sources,
       nameTable: buildNameTable(
         prepared,

@@ -1,13 +1,5 @@
 import { isMergeable } from './anchors.js';
-import {
-  MERGE_MASKS,
-  type MergeKeys,
-  mergeKeyTables,
-  RECORD_SIZE,
-  recordMergeKeys,
-  recordNameLetters,
-  recordSkeletonMerges,
-} from './name-letters.js';
+import { RECORD_SIZE, recordNameLetters } from './name-letters.js';
 import type { PreparedName, PreparedToken, TokenClass } from './prepared.js';
 import type { Script } from './script.js';
 import type { NameType } from './types.js';
@@ -53,11 +45,7 @@ export interface NameTable {
    * says whether it is a weak alias and the script of its original-script form.
    */
   readonly letters: Int32Array;
-  /** Per name, MERGE_MASKS integers: the merge masks of its consonant skeletons (name-letters.ts). */
-  readonly skeletonMerge: Int32Array;
   readonly weightTop: Float64Array;
-  /** Aligned with tokenIds: each token's merge keys (name-letters.ts). */
-  readonly mergeKeys: MergeKeys;
 }
 
 const SCRIPTS: readonly Script[] = [
@@ -119,9 +107,7 @@ export function buildNameTable(
   const source = new Int32Array(prepared.length);
   const classMask = new Uint8Array(prepared.length);
   const letters = new Int32Array(prepared.length * RECORD_SIZE);
-  const skeletonMerge = new Int32Array(prepared.length * MERGE_MASKS);
   const weightTop = new Float64Array(total);
-  const mergeKeys = mergeKeyTables(total);
   prepared.forEach((p, n) => {
     let mask = 0;
     const start = tokenStart[n]!;
@@ -138,8 +124,6 @@ export function buildNameTable(
     classMask[n] = mask;
     source[n] = nameSource(n);
     recordNameLetters(letters, n, p.tokens, nameTypes[n] === 'weak_aka', originalScriptCode(p));
-    recordSkeletonMerges(skeletonMerge, n, p.tokens);
-    recordMergeKeys(mergeKeys, start, p.tokens);
   });
   return {
     tokenStart,
@@ -147,8 +131,6 @@ export function buildNameTable(
     source,
     classMask,
     letters,
-    skeletonMerge,
     weightTop,
-    mergeKeys,
   };
 }
