@@ -50,6 +50,9 @@ const pairQLen = new Int32Array(MAX_PAIRS);
 const pairC = new Int32Array(MAX_PAIRS);
 const pairCLen = new Int32Array(MAX_PAIRS);
 let mergeBuffer = new Int32Array(128);
+/** Which tokens a pair took (scratch of `alignTokens`; names have at most MAX_TOKENS tokens). */
+const queryUsed = new Uint8Array(MAX_TOKENS);
+const candidateUsed = new Uint8Array(MAX_TOKENS);
 
 function concatInto(a: Int32Array, b: Int32Array): number {
   const length = a.length + b.length;
@@ -68,9 +71,9 @@ export function mergePossible(single: PreparedToken, first: PreparedToken, secon
   if (single.cls !== 'word' || !isMergeable(first) || !isMergeable(second)) return false;
   const abjad = single.abjad || first.abjad || second.abjad;
   const s = abjad ? single.skeleton : single.codes;
-  const [a, b] = abjad ? [first.skeleton, second.skeleton] : [first.codes, second.codes];
+  const a = abjad ? first.skeleton : first.codes;
   if (s.length === 0 || a.length === 0 || s[0] !== a[0]) return false;
-  return withinOneEdit(s, a, b);
+  return withinOneEdit(s, a, abjad ? second.skeleton : second.codes);
 }
 
 /** Similarity of one token and two adjacent tokens of the other name, or 0 when not plausible. */
@@ -78,31 +81,34 @@ export function mergedSimilarity(single: PreparedToken, first: PreparedToken, se
   if (!mergePossible(single, first, second)) return 0;
   const abjad = single.abjad || first.abjad || second.abjad;
   const s = abjad ? single.skeleton : single.codes;
-  const [a, b] = abjad ? [first.skeleton, second.skeleton] : [first.codes, second.codes];
-  const length = concatInto(a, b);
+  const length = concatInto(abjad ? first.skeleton : first.codes, abjad ? second.skeleton : second.codes);
   const jw = jaroWinklerCodes(s, 0, s.length, mergeBuffer, 0, length);
   return (jw === 1 ? 1 : rescaleFuzzy(jw, false)) * MERGE_FACTOR;
 }
 
+/** Adds a candidate pair at `count` when it is one (see MIN_PAIR_SIMILARITY); returns the new count. */
+function addPair(count: number, s: number, qi: number, ql: number, cj: number, cl: number): number {
+  if (s < MIN_PAIR_SIMILARITY) return count;
+  pairSim[count] = s;
+  pairQ[count] = qi;
+  pairQLen[count] = ql;
+  pairC[count] = cj;
+  pairCLen[count] = cl;
+  return count + 1;
+}
+
 function collectPairs(q: readonly PreparedToken[], c: readonly PreparedToken[], sim: PairSimilarity): number {
   let count = 0;
-  const add = (s: number, qi: number, ql: number, cj: number, cl: number) => {
-    if (s < MIN_PAIR_SIMILARITY) return;
-    pairSim[count] = s;
-    pairQ[count] = qi;
-    pairQLen[count] = ql;
-    pairC[count] = cj;
-    pairCLen[count] = cl;
-    count++;
-  };
   for (let i = 0; i < q.length; i++) {
-    for (let j = 0; j < c.length; j++) add(sim(i, j), i, 1, j, 1);
+    for (let j = 0; j < c.length; j++) count = addPair(count, sim(i, j), i, 1, j, 1);
   }
   for (let i = 0; i < q.length; i++) {
-    for (let j = 0; j + 1 < c.length; j++) add(mergedSimilarity(q[i]!, c[j]!, c[j + 1]!), i, 1, j, 2);
+    for (let j = 0; j + 1 < c.length; j++)
+      count = addPair(count, mergedSimilarity(q[i]!, c[j]!, c[j + 1]!), i, 1, j, 2);
   }
   for (let i = 0; i + 1 < q.length; i++) {
-    for (let j = 0; j < c.length; j++) add(mergedSimilarity(c[j]!, q[i]!, q[i + 1]!), i, 2, j, 1);
+    for (let j = 0; j < c.length; j++)
+      count = addPair(count, mergedSimilarity(c[j]!, q[i]!, q[i + 1]!), i, 2, j, 1);
   }
   return count;
 }
@@ -155,17 +161,17 @@ export function alignTokens(
   c: readonly PreparedToken[],
   sim: PairSimilarity,
 ): Alignment {
-  const pairs = pickPairs(collectPairs(q, c, sim), new Uint8Array(q.length), new Uint8Array(c.length));
-  const qUsed = new Uint8Array(q.length);
-  const cUsed = new Uint8Array(c.length);
+  if (q.length > MAX_TOKENS || c.length > MAX_TOKENS)
+    throw new RangeError('names have at most MAX_TOKENS tokens');
+  const qUsed = queryUsed.fill(0, 0, q.length);
+  const cUsed = candidateUsed.fill(0, 0, c.length);
+  const pairs = pickPairs(collectPairs(q, c, sim), qUsed, cUsed);
   let numerator = 0;
   let denominator = 0;
   for (const p of pairs) {
     const w = weightOf(q, p.query, p.queryLength) + weightOf(c, p.candidate, p.candidateLength);
     numerator += p.similarity * w;
     denominator += w;
-    for (let t = 0; t < p.queryLength; t++) qUsed[p.query + t] = 1;
-    for (let t = 0; t < p.candidateLength; t++) cUsed[p.candidate + t] = 1;
   }
   const unmatchedQuery: number[] = [];
   const unmatchedCandidate: number[] = [];

@@ -1,6 +1,7 @@
 import { doubleMetaphone } from 'double-metaphone';
 import { KEY_HASH_SEED, type KeyPostings, nextKeyHash, type PackedKeys } from './key-postings.js';
 import type { PreparedName, PreparedToken } from './prepared.js';
+import { grown } from './typed-arrays.js';
 
 /**
  * Anchors. A name can only score above {@link ANCHOR_FREE_CAP} (just below the API's default
@@ -125,39 +126,80 @@ export function anchorKeys(token: PreparedToken): AnchorKeys {
  * Without the deletion keys when `withDeletions` is false (see `deletionsCanMeet`).
  */
 export function packedProbeKeys(token: PreparedToken, withDeletions = true): PackedKeys {
-  const chars: number[] = [];
-  const ends: number[] = [];
-  const hashes: number[] = [];
-  let hash = KEY_HASH_SEED;
-  const unit = (code: number) => {
-    chars.push(code);
-    hash = nextKeyHash(hash, code);
-  };
-  const end = () => {
-    ends.push(chars.length);
-    hashes.push(hash | 0);
-    hash = KEY_HASH_SEED;
-  };
-  const key = (text: string) => {
-    for (let i = 0; i < text.length; i++) unit(text.charCodeAt(i));
-    end();
-  };
+  const packer = probePacker;
+  packer.reset();
   if (canAnchor(token)) {
     const text = token.text;
     eachSymmetricKey(
       token,
-      key,
+      (key) => packer.key(key),
       (skip1, skip2) => {
-        for (let i = 0; i < DELETION_PREFIX.length; i++) unit(DELETION_PREFIX.charCodeAt(i));
-        for (let i = 0; i < text.length; i++) if (i !== skip1 && i !== skip2) unit(text.charCodeAt(i));
-        end();
+        packer.text(DELETION_PREFIX, -1, -1);
+        packer.text(text, skip1, skip2);
+        packer.end();
       },
       withDeletions,
     );
-    for (const probe of skeletonKeys(token).probe) key(probe);
+    for (const probe of skeletonKeys(token).probe) packer.key(probe);
   }
-  return { chars: Uint16Array.from(chars), ends: Int32Array.from(ends), hashes: Int32Array.from(hashes) };
+  return packer.packed();
 }
+
+/** Packs keys into reused buffers (a query token has dozens of keys), copied out once at the end. */
+class KeyPacker {
+  private chars = new Uint16Array(1024);
+  private ends = new Int32Array(128);
+  private hashes = new Int32Array(128);
+  private charCount = 0;
+  private keyCount = 0;
+  private hash = KEY_HASH_SEED;
+
+  reset(): void {
+    this.charCount = 0;
+    this.keyCount = 0;
+    this.hash = KEY_HASH_SEED;
+  }
+
+  /** Adds `text` without its characters at `skip1` and `skip2` (-1: none) to the current key. */
+  text(text: string, skip1: number, skip2: number): void {
+    if (this.charCount + text.length > this.chars.length)
+      this.chars = grown(this.chars, this.charCount + text.length);
+    let hash = this.hash;
+    for (let i = 0; i < text.length; i++) {
+      if (i === skip1 || i === skip2) continue;
+      const code = text.charCodeAt(i);
+      this.chars[this.charCount++] = code;
+      hash = nextKeyHash(hash, code);
+    }
+    this.hash = hash;
+  }
+
+  end(): void {
+    if (this.keyCount === this.ends.length) {
+      this.ends = grown(this.ends, this.keyCount + 1);
+      this.hashes = grown(this.hashes, this.keyCount + 1);
+    }
+    this.ends[this.keyCount] = this.charCount;
+    this.hashes[this.keyCount] = this.hash | 0;
+    this.keyCount++;
+    this.hash = KEY_HASH_SEED;
+  }
+
+  key(text: string): void {
+    this.text(text, -1, -1);
+    this.end();
+  }
+
+  packed(): PackedKeys {
+    return {
+      chars: this.chars.slice(0, this.charCount),
+      ends: this.ends.slice(0, this.keyCount),
+      hashes: this.hashes.slice(0, this.keyCount),
+    };
+  }
+}
+
+const probePacker = new KeyPacker();
 
 /** Posts a token under its `anchorKeys(token).post`, without building the deletion keys as strings. */
 export function postAnchorKeys(token: PreparedToken, postings: KeyPostings): void {

@@ -3,6 +3,7 @@ import type { IndexData } from './index-data.js';
 import type { PreparedQuery } from './prepared-query.js';
 import type { QuerySimilarityCache } from './query-cache.js';
 import type { TokenExpansions } from './token-expansions.js';
+import { grown } from './typed-arrays.js';
 
 /**
  * Per name, 32 bytes side by side (one cache line holds two names: candidates arrive in no
@@ -42,8 +43,11 @@ export class CandidateCollector {
   /** The per-name scratch (see INTS_PER_NAME), as integers and as doubles. */
   private readonly nameInts: Int32Array;
   private readonly nameDoubles: Float64Array;
-  readonly candidates: number[] = [];
-  private readonly hitTokens: number[] = [];
+  /** The names `collect` retrieved, in the order it found them: the first `collect()` of them. */
+  candidates = new Int32Array(1024);
+  private candidateCount = 0;
+  /** The index tokens anchored to some query token in this search (the first `hitCount`). */
+  private hitTokens = new Int32Array(256);
 
   /** Tokens with ids from here on joined the shared vocabulary after this index was built: in none of its names. */
   private readonly tokenLimit: number;
@@ -108,11 +112,11 @@ export class CandidateCollector {
     return this.tokenStamp[id] === this.generation && ((this.anchoredBits[id]! >> i) & 1) === 1;
   }
 
-  collect(query: PreparedQuery, mass: TokenMass): number[] {
+  /** Retrieves the query's candidates into `candidates`; returns how many. */
+  collect(query: PreparedQuery, mass: TokenMass): number {
     this.generation++;
-    this.candidates.length = 0;
-    const hitTokens = this.hitTokens;
-    hitTokens.length = 0;
+    this.candidateCount = 0;
+    let hitCount = 0;
     const tokenNames = this.data.tokenNames;
     for (let i = 0; i < query.probes.length; i++) {
       const probes = query.probes[i];
@@ -125,19 +129,21 @@ export class CandidateCollector {
         if (this.tokenStamp[id] !== this.generation) {
           this.tokenStamp[id] = this.generation;
           this.anchoredBits[id] = 0;
-          hitTokens.push(id);
+          if (hitCount === this.hitTokens.length) this.hitTokens = grown(this.hitTokens, hitCount + 1);
+          this.hitTokens[hitCount++] = id;
         }
         this.anchoredBits[id]! |= 1 << i;
         this.cache.store(i, id, similarities[k]!);
       }
     }
     const weights = this.data.tokenTable.weight;
-    for (const id of hitTokens) {
+    for (let k = 0; k < hitCount; k++) {
+      const id = this.hitTokens[k]!;
       const bits = this.anchoredBits[id]!;
       this.addNames(id, bits, mass(id, bits), weights[id]!);
     }
     this.collectMerged(query);
-    return this.candidates;
+    return this.candidateCount;
   }
 
   /** Adds the names holding token `id`. */
@@ -163,7 +169,9 @@ export class CandidateCollector {
     ints[at + JOINED] = 0;
     doubles[d + MASS] = mass;
     doubles[d + WEIGHT] = weight;
-    this.candidates.push(name);
+    if (this.candidateCount === this.candidates.length)
+      this.candidates = grown(this.candidates, this.candidateCount + 1);
+    this.candidates[this.candidateCount++] = name;
   }
 
   /** Names where a query token is two adjacent name tokens written together, or the reverse. */

@@ -102,17 +102,21 @@ export class NameCeiling {
   }
 
   /**
-   * Upper bound of name `name`'s (name-type adjusted) score, from what retrieval summed for it:
-   * the query tokens anchored to it, and its anchored tokens' mass and weight.
+   * Whether candidate `name`'s (name-type adjusted) score may reach `threshold`, by an upper bound
+   * of it from what retrieval summed for it: the query tokens anchored to it, and its anchored
+   * tokens' mass and weight. (A yes or no rather than the bound: a number returned from a call
+   * that is not inlined is boxed, thousands of allocations per query.)
    */
-  ceiling(name: number, anchored: number, anchoredMass: number, anchoredWeight: number): number {
+  mayReach(name: number, threshold: number): boolean {
     const r = this.names.letters;
     const at = name * RECORD_SIZE;
     const flags = r[at + FLAGS]!;
-    if (this.script >= 0 && recordScript(flags) === this.script) return 1;
+    if (this.script >= 0 && recordScript(flags) === this.script) return true;
+    const anchors = this.anchors;
+    const anchored = anchors.anchoredToName(name);
     const initials = r[at + INITIALS]!;
-    const merging = this.anchors.mergingOf(name);
-    const joined = this.anchors.joinedOf(name);
+    const merging = anchors.mergingOf(name);
+    const joined = anchors.joinedOf(name);
     const mayRelate =
       (this.wordLetters & initials) !== 0 ||
       (this.particleLetters & (initials | r[at + PARTICLES]!)) !== 0 ||
@@ -141,13 +145,13 @@ export class NameCeiling {
       const m = this.names.tokenStart[name + 1]! - start;
       heaviest = this.names.weightTop[start + (reach < m ? reach : m) - 1]!;
     }
-    const numerator = anchoredMass + relatedWeight + heaviest;
-    const unpairedName = nameWeight - anchoredWeight - heaviest;
+    const numerator = anchors.anchoredMass(name) + relatedWeight + heaviest;
+    const unpairedName = nameWeight - anchors.anchoredWeight(name) - heaviest;
     const lambda = conflict ? CONFLICT_CANDIDATE_WEIGHT : UNMATCHED_CANDIDATE_WEIGHT;
     const rest = unpaired + (unpairedName > 0 ? lambda * unpairedName : 0);
     let ceiling = numerator === 0 ? 0 : numerator / (numerator + rest);
     if ((flags & WEAK_FLAG) !== 0 && ceiling < 1) ceiling *= WEAK_ALIAS_FACTOR;
-    return ceiling + SLACK;
+    return ceiling + SLACK >= threshold;
   }
 
   /** Query tokens related to the name without an anchor by a shared first letter or as legal forms. */

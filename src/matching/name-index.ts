@@ -140,16 +140,15 @@ export class NameIndex {
     order.reset();
     const q = anchorBound.prepare(query.name);
     ceiling.prepare(q);
-    const candidates = collector.collect(query, (id, bits) => ceiling.tokenMass(id, bits));
+    const count = collector.collect(query, (id, bits) => ceiling.tokenMass(id, bits));
+    const candidates = collector.candidates;
     this.merges.mark(q);
-    for (let k = 0; k < candidates.length; k++) {
+    for (let k = 0; k < count; k++) {
       const name = candidates[k]!;
       if (allowed && allowed[data.nameTable.source[name]!] === 0) continue;
       if (kinds && !kinds.has(data.entityKinds[data.nameEntity[name]!]!)) continue;
-      const anchored = collector.anchoredToName(name);
-      const mass = collector.anchoredMass(name);
       // The name ceiling costs a few reads; the anchor bound, tighter, reads every token of the name.
-      if (ceiling.ceiling(name, anchored, mass, collector.anchoredWeight(name)) < options.threshold) continue;
+      if (!ceiling.mayReach(name, options.threshold)) continue;
       const bound = anchorBound.bound(name);
       if (bound >= options.threshold) order.add(name, bound);
     }
