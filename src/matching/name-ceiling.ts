@@ -19,6 +19,9 @@ import type { NameTable, TokenTable } from './name-table.js';
 import { MAX_TOKENS } from './prepare.js';
 import type { QuerySimilarityCache } from './query-cache.js';
 
+/** Queries of up to this many tokens get a table of their token sets' weights (2^n entries). */
+const TABLED_TOKENS = 10;
+
 /** Floating-point slack: the ceiling is computed in another order than the score it bounds. */
 const SLACK = 1e-9;
 
@@ -50,6 +53,10 @@ export class NameCeiling {
   private readonly letters = new Int32Array(MAX_TOKENS);
   /** Query tokens an unpaired one of which makes a conflict: words, initials, numbers. */
   private conflicting = 0;
+  /** Every query token's bit. */
+  private all = 0;
+  /** The summed weight of each set of query tokens (bit i: token i), for queries of at most TABLED_TOKENS. */
+  private readonly weightOf = new Float64Array(1 << TABLED_TOKENS);
   /** Unions over the query, for a screen that most names fail: no relation without an anchor at all. */
   private wordLetters = 0;
   private particleLetters = 0;
@@ -86,6 +93,14 @@ export class NameCeiling {
       else if (cls === INITIAL) this.initialLetters |= letter;
       else if (cls === NUMBER) this.hasNumber = true;
       else this.hasLegal = true;
+    }
+    this.all = (1 << q.n) - 1;
+    if (q.n <= TABLED_TOKENS) {
+      // Each set's weight is a smaller set's plus its highest token's.
+      for (let set = 1; set < 1 << q.n; set++) {
+        const high = 31 - Math.clz32(set);
+        this.weightOf[set] = this.weightOf[set & ~(1 << high)]! + this.weight[high]!;
+      }
     }
   }
 
@@ -124,27 +139,36 @@ export class NameCeiling {
       (this.hasNumber && (flags & NUMBER_FLAG) !== 0) ||
       (this.hasLegal && (flags & LEGAL_FLAG) !== 0);
     const related = (mayRelate ? this.relatedTokens(r, at) : 0) | merging | joined;
-    let unpaired = 0;
+    let unpaired: number;
     let relatedWeight = 0;
-    // Name tokens the related query tokens can hold: one each, two when it may be a merged name pair.
-    let reach = 0;
-    let conflict = false;
-    for (let i = 0; i < this.n; i++) {
-      if (((related >> i) & 1) === 1) {
-        relatedWeight += this.weight[i]!;
-        reach += ((merging >> i) & 1) === 1 ? 2 : 1;
-      } else if (((anchored >> i) & 1) === 0) {
-        unpaired += this.weight[i]!;
-        if (((this.conflicting >> i) & 1) === 1) conflict = true;
+    let conflict: boolean;
+    let heaviest = 0;
+    const unrelated = this.all & ~related & ~anchored;
+    if (related === 0 && this.n <= TABLED_TOKENS) {
+      // Most names relate to no query token without an anchor: the unpaired weight is a table read.
+      unpaired = this.weightOf[unrelated]!;
+      conflict = (unrelated & this.conflicting) !== 0;
+    } else {
+      unpaired = 0;
+      conflict = false;
+      // Name tokens the related query tokens can hold: one each, two when it may be a merged name pair.
+      let reach = 0;
+      for (let i = 0; i < this.n; i++) {
+        if (((related >> i) & 1) === 1) {
+          relatedWeight += this.weight[i]!;
+          reach += ((merging >> i) & 1) === 1 ? 2 : 1;
+        } else if (((anchored >> i) & 1) === 0) {
+          unpaired += this.weight[i]!;
+          if (((this.conflicting >> i) & 1) === 1) conflict = true;
+        }
+      }
+      if (reach > 0) {
+        const start = this.names.tokenStart[name]!;
+        const m = this.names.tokenStart[name + 1]! - start;
+        heaviest = this.names.weightTop[start + (reach < m ? reach : m) - 1]!;
       }
     }
     const nameWeight = recordWeight(flags);
-    let heaviest = 0;
-    if (reach > 0) {
-      const start = this.names.tokenStart[name]!;
-      const m = this.names.tokenStart[name + 1]! - start;
-      heaviest = this.names.weightTop[start + (reach < m ? reach : m) - 1]!;
-    }
     const numerator = anchors.anchoredMass(name) + relatedWeight + heaviest;
     const unpairedName = nameWeight - anchors.anchoredWeight(name) - heaviest;
     const lambda = conflict ? CONFLICT_CANDIDATE_WEIGHT : UNMATCHED_CANDIDATE_WEIGHT;
