@@ -8,7 +8,7 @@ import { KeyPostings } from './key-postings.js';
 import { MergePostings } from './merge-postings.js';
 import { NameCeiling } from './name-ceiling.js';
 import { clusteredNameOrder } from './name-order.js';
-import { explain, scoreNames } from './name-score.js';
+import { explain, type ScoringContext, scoreNames } from './name-score.js';
 import { buildNameTable, buildTokenTable } from './name-table.js';
 import { prepareName } from './prepare.js';
 import type { PreparedName } from './prepared.js';
@@ -43,6 +43,8 @@ export class NameIndex {
   private readonly ceiling: NameCeiling;
   private readonly merges: QueryMerges;
   private readonly order = new CandidateOrder();
+  /** The name being scored: the scoring context's similarities read its tokens' ids. */
+  private scored: PreparedName | null = null;
 
   private constructor(private readonly data: IndexData) {
     this.cache = data.shared.similarities;
@@ -97,19 +99,19 @@ export class NameIndex {
    * exactly as a full scan would give them, after scoring only the candidates that could enter it.
    */
   private bestPerEntity(query: PreparedQuery, options: PreparedSearchOptions): Map<number, EntityHit> {
-    const { data, collector, cache, order } = this;
+    const { data, order } = this;
     const q = query.name;
     this.rankCandidates(query, options);
     const ranking = new SourceRanking(data.sources.length, options.limitPerSource, options.threshold);
     const best = new Map<number, EntityHit>();
-    const context = { anchored: true, pairSimilarity: (_i: number, _j: number) => 0 };
+    const context = this.scoringContext();
     for (let k = 0; k < order.size; k++) {
       const name = order.nameAt(k);
       const source = data.nameTable.source[name]!;
       if (order.boundAt(k) < ranking.floors[source]!) continue;
       const entity = data.nameEntity[name]!;
       const candidate = data.prepared[name]!;
-      context.pairSimilarity = (i, j) => cache.similarity(i, candidate.tokens[j]!.id, collector);
+      this.scored = candidate;
       const score = nameTypeAdjusted(scoreNames(q, candidate, context).score, data.names[name]!.type);
       if (score < options.threshold) continue;
       const known = best.get(entity);
@@ -125,6 +127,17 @@ export class NameIndex {
     return best;
   }
 
+  /** Pair similarities of the query and the name being scored (`scored`), from the per-search caches. */
+  private scoringContext(): ScoringContext {
+    const { collector, cache } = this;
+    const originals = this.data.shared.originalSimilarities;
+    return {
+      anchored: true,
+      pairSimilarity: (i, j) => cache.similarity(i, this.scored!.tokens[j]!.id, collector),
+      originalSimilarity: (i, j) => originals.similarity(i, this.scored!.original[j]!.id, null),
+    };
+  }
+
   /**
    * Retrieved candidates that pass the filters and can reach the threshold, highest bound first:
    * first the name ceiling (name-ceiling.ts, a few reads per name, with the merges looked up for the
@@ -137,6 +150,7 @@ export class NameIndex {
     const allowed = sources ? Uint8Array.from(data.sources, (s) => (sources.has(s) ? 1 : 0)) : null;
     const kinds = options.kinds ? new Set(options.kinds) : null;
     cache.reset(query.name);
+    data.shared.originalSimilarities.reset(query.name);
     order.reset();
     const q = anchorBound.prepare(query.name);
     ceiling.prepare(q);
@@ -156,7 +170,8 @@ export class NameIndex {
   }
 
   private topPerSource(q: PreparedName, best: Map<number, EntityHit>, options: PreparedSearchOptions) {
-    const { data, collector, cache } = this;
+    const { data } = this;
+    const context = this.scoringContext();
     const bySource = new Map<string, EntityHit[]>();
     for (const hit of best.values()) {
       const source = data.entitySources[hit.entity]!;
@@ -173,10 +188,8 @@ export class NameIndex {
         source,
         hits.slice(0, options.limitPerSource).map((hit) => {
           const candidate = data.prepared[hit.name]!;
-          const result = scoreNames(q, candidate, {
-            anchored: true,
-            pairSimilarity: (i, j) => cache.similarity(i, candidate.tokens[j]!.id, collector),
-          });
+          this.scored = candidate;
+          const result = scoreNames(q, candidate, context);
           const name = data.names[hit.name]!;
           const explanation = explain(q, result, name);
           explanation.score = hit.score;
@@ -216,7 +229,12 @@ export class NameIndexBuilder {
     this.entitySources.push(entity.source);
     this.entityKinds.push(entity.kind);
     for (const name of entity.names) {
-      const p = prepareName(name.full, preparationFor(entity.kind), this.shared.vocabulary.factory);
+      const p = prepareName(
+        name.full,
+        preparationFor(entity.kind),
+        this.shared.vocabulary.factory,
+        this.shared.originals.factory,
+      );
       if (p.tokens.length === 0) continue;
       this.nameEntity.push(e);
       this.names.push(name);

@@ -18,6 +18,8 @@ export const NON_EXACT_CAP = 0.99;
 /** What the scorer needs to know beyond the two names: pair similarities and the name-level anchor. */
 export interface ScoringContext {
   pairSimilarity: PairSimilarity;
+  /** Similarities of original-script words (same-script names); computed directly when absent. */
+  originalSimilarity?: PairSimilarity;
   anchored: boolean;
 }
 
@@ -44,22 +46,37 @@ const originalSimilarity =
   (i, j) =>
     tokenSimilarity(q[i]!, c[j]!, true);
 
+function hasNumber(name: PreparedName): boolean {
+  return name.tokens.some((t) => t.cls === 'number');
+}
+
 function bestAlignment(q: PreparedName, c: PreparedName, context: ScoringContext) {
-  const translit = alignTokens(q.tokens, c.tokens, context.pairSimilarity);
   // Two names in the same non-Latin script are compared as written: transliteration can merge
   // distinct letters (Japanese 石 and 市 both become SHI).
   const sameScript = q.script === c.script && q.original.length > 0 && c.original.length > 0;
   if (sameScript) {
-    const original = alignTokens(q.original, c.original, originalSimilarity(q.original, c.original));
+    // Numbers are compared on the transliterated tokens, which are aligned only when there are any.
+    const numbersDiffer =
+      (hasNumber(q) || hasNumber(c)) &&
+      numbersConflict(q, c, alignTokens(q.tokens, c.tokens, context.pairSimilarity));
+    const similarity = context.originalSimilarity ?? originalSimilarity(q.original, c.original);
+    const original = alignTokens(q.original, c.original, similarity);
     return {
-      translit,
       alignment: original,
+      numbersDiffer,
       method: 'original_script' as const,
       qt: q.original,
       ct: c.original,
     };
   }
-  return { translit, alignment: translit, method: 'transliterated' as const, qt: q.tokens, ct: c.tokens };
+  const translit = alignTokens(q.tokens, c.tokens, context.pairSimilarity);
+  return {
+    alignment: translit,
+    numbersDiffer: numbersConflict(q, c, translit),
+    method: 'transliterated' as const,
+    qt: q.tokens,
+    ct: c.tokens,
+  };
 }
 
 /** Scores a prepared query against one prepared name: alignment, then penalties and caps. */
@@ -74,14 +91,14 @@ export function scoreNames(q: PreparedName, c: PreparedName, context: ScoringCon
       penalties: [],
     };
   }
-  const { translit, alignment, method, qt, ct } = bestAlignment(q, c, context);
+  const { alignment, numbersDiffer, method, qt, ct } = bestAlignment(q, c, context);
   const penalties: PenaltyExplanation[] = [];
   let score = alignment.score;
   if (alignment.reordered) {
     score *= REORDER_FACTOR;
     penalties.push({ reason: 'token order differs', factor: REORDER_FACTOR });
   }
-  if (numbersConflict(q, c, translit)) {
+  if (numbersDiffer) {
     if (score > NUMBER_CONFLICT_CAP) score = NUMBER_CONFLICT_CAP;
     penalties.push({ reason: 'numbers differ', cap: NUMBER_CONFLICT_CAP });
   }

@@ -18,6 +18,8 @@ export const MAX_TOKENS = 16;
 
 /** Creates (or, inside an index, interns) the token object for one prepared word. */
 export type TokenFactory = (text: string, cls: TokenClass, abjad: boolean) => PreparedToken;
+/** The same for one word of a name's original-script form. */
+export type OriginalTokenFactory = (text: string) => PreparedToken;
 
 export function makeToken(text: string, cls: TokenClass, abjad: boolean, id = -1): PreparedToken {
   const weight =
@@ -70,6 +72,7 @@ function classifyWords(words: readonly string[], type: QueryType): ClassifiedWor
 }
 
 const defaultFactory: TokenFactory = (text, cls, abjad) => makeToken(text, cls, abjad);
+const defaultOriginalFactory: OriginalTokenFactory = (text) => makeToken(text, 'word', false);
 
 /**
  * Prepares a name for matching: Unicode NFKC, case folding, transliteration to ASCII, person-name
@@ -80,11 +83,12 @@ export function prepareName(
   full: string,
   type: QueryType,
   factory: TokenFactory = defaultFactory,
+  originalFactory: OriginalTokenFactory = defaultOriginalFactory,
 ): PreparedName {
   const tokenized = tokenize(full, { personOrder: type === 'person', joinAcronyms: type === 'entity' });
   const abjad = isAbjad(tokenized.script);
   const tokens = classifyWords(tokenized.words, type).map((w) => factory(w.text, w.cls, abjad));
-  const original = tokenized.original.slice(0, MAX_TOKENS).map((word) => makeToken(word, 'word', false));
+  const original = tokenized.original.slice(0, MAX_TOKENS).map(originalFactory);
   return {
     full,
     script: tokenized.script,

@@ -9,7 +9,9 @@ export interface AnchorLookup {
 
 /**
  * Similarity of each query token to each index token, computed once per search: candidates share
- * tokens (thousands of names contain MOHAMMED), so most pair similarities are cache hits.
+ * tokens (thousands of names contain MOHAMMED), so most pair similarities are cache hits. One
+ * cache serves the transliterated tokens (their anchors from the search's collector), another the
+ * original-script words, which are compared as anchored pairs (name-score.ts).
  */
 export class QuerySimilarityCache {
   private generation = 0;
@@ -17,8 +19,14 @@ export class QuerySimilarityCache {
   private values = new Float64Array(0);
   private query: PreparedName | null = null;
 
-  /** `tokens`: the vocabulary's tokens, which may grow between searches (shared-vocabulary.ts). */
-  constructor(private readonly tokens: readonly PreparedToken[]) {}
+  /**
+   * `tokens`: the vocabulary's tokens, which may grow between searches (shared-vocabulary.ts);
+   * `form`: which of the query's token lists they are compared with.
+   */
+  constructor(
+    private readonly tokens: readonly PreparedToken[],
+    private readonly form: 'transliterated' | 'original',
+  ) {}
 
   /**
    * Starts a search for `query`. The values are the same whichever index of a shared vocabulary
@@ -43,14 +51,18 @@ export class QuerySimilarityCache {
     this.values[slot] = value;
   }
 
-  /** By token id: most calls are hits, and a hit then reads no token object. */
-  similarity(queryIndex: number, tokenId: number, anchors: AnchorLookup): number {
+  /**
+   * By token id: most calls are hits, and a hit then reads no token object. `anchors` says which
+   * pairs are anchored; original-script words are compared as anchored pairs (null).
+   */
+  similarity(queryIndex: number, tokenId: number, anchors: AnchorLookup | null): number {
     const slot = tokenId * MAX_TOKENS + queryIndex;
     if (this.stamp[slot] === this.generation) return this.values[slot]!;
+    const query = this.query!;
     const value = tokenSimilarity(
-      this.query!.tokens[queryIndex]!,
+      (this.form === 'original' ? query.original : query.tokens)[queryIndex]!,
       this.tokens[tokenId]!,
-      anchors.isAnchored(tokenId, queryIndex),
+      anchors === null || anchors.isAnchored(tokenId, queryIndex),
     );
     this.stamp[slot] = this.generation;
     this.values[slot] = value;

@@ -1,6 +1,6 @@
 import { QuerySimilarityCache } from './query-cache.js';
 import { TokenExpansions } from './token-expansions.js';
-import { Vocabulary } from './vocabulary.js';
+import { OriginalVocabulary, Vocabulary } from './vocabulary.js';
 
 /**
  * One vocabulary for several indexes (the service's one index per list), with the work a search
@@ -18,5 +18,8 @@ import { Vocabulary } from './vocabulary.js';
 export class SharedVocabulary {
   readonly vocabulary = new Vocabulary();
   readonly expansions = new TokenExpansions(this.vocabulary);
-  readonly similarities = new QuerySimilarityCache(this.vocabulary.tokens);
+  readonly similarities = new QuerySimilarityCache(this.vocabulary.tokens, 'transliterated');
+  /** Original-script words, and their similarities to the query's (same-script names are scored on them). */
+  readonly originals = new OriginalVocabulary();
+  readonly originalSimilarities = new QuerySimilarityCache(this.originals.tokens, 'original');
 }

@@ -1,6 +1,6 @@
 import { canAnchor, isMergeable, postAnchorKeys } from './anchors.js';
 import { KeyPostings } from './key-postings.js';
-import { makeToken, type TokenFactory } from './prepare.js';
+import { makeToken, type OriginalTokenFactory, type TokenFactory } from './prepare.js';
 import type { PreparedToken, TokenClass } from './prepared.js';
 import { TokenCodes } from './token-codes.js';
 
@@ -49,4 +49,24 @@ export class Vocabulary {
       else this.mergeableByText.set(token.text, [token.id]);
     }
   }
+}
+
+/**
+ * The distinct words of names' original-script forms (`محمد`, `Иван`), apart from the
+ * transliterated vocabulary: they are no anchors, but two names in the same script are scored on
+ * them, and with ids a search computes each query word's similarity to each of them once
+ * (query-cache.ts) however many names hold it.
+ */
+export class OriginalVocabulary {
+  readonly tokens: PreparedToken[] = [];
+  private readonly byText = new Map<string, number>();
+
+  readonly factory: OriginalTokenFactory = (text: string) => {
+    const known = this.byText.get(text);
+    if (known !== undefined) return this.tokens[known]!;
+    const token = makeToken(text, 'word', false, this.tokens.length);
+    this.byText.set(text, token.id);
+    this.tokens.push(token);
+    return token;
+  };
 }
