@@ -1,5 +1,6 @@
 import { isMergeable } from './anchors.js';
-import type { PreparedName } from './prepared.js';
+import type { PreparedName, PreparedToken } from './prepared.js';
+import { grown } from './typed-arrays.js';
 
 /**
  * The names holding a form that may be a merge of a query's words: a name word that may be two
@@ -59,16 +60,20 @@ function letterIndex(code: number): number {
 export function mergeKey(a: Int32Array, b?: Int32Array): number {
   const length = a.length + (b ? b.length : 0);
   if (a.length === 0) return -1;
-  const at = (k: number) => (k < a.length ? a[k]! : b![k - a.length]!);
-  const letter = (k: number) => (k >= 0 && k < length ? letterIndex(at(k)) : 31);
   return (
     letterIndex(a[0]!) |
-    (letter(1) << 5) |
-    (letter(2) << 10) |
-    (letter(length - 1) << 15) |
-    (letter(length - 2) << 20) |
+    (letterAt(a, b, 1, length) << 5) |
+    (letterAt(a, b, 2, length) << 10) |
+    (letterAt(a, b, length - 1, length) << 15) |
+    (letterAt(a, b, length - 2, length) << 20) |
     (Math.min(length, 63) << 25)
   );
+}
+
+/** Letter `k` of `a` and `b` written together (31 when there is none). */
+function letterAt(a: Int32Array, b: Int32Array | undefined, k: number, length: number): number {
+  if (k < 0 || k >= length) return 31;
+  return letterIndex(k < a.length ? a[k]! : b![k - a.length]!);
 }
 
 function key(kind: number, first: number, length: number, a: number, b: number): number {
@@ -135,16 +140,20 @@ export class MergePostings {
 
   /** Posts every name's pair and word forms, in name order. */
   static build(prepared: readonly PreparedName[]): MergePostings {
-    const counts = new KeyCounter();
-    forEachPosting(prepared, (k) => counts.count(k));
-    const { slots, keys, start } = counts.layout();
-    const filled = start.slice(0, keys.length);
-    const names = new Int32Array(start[keys.length]!);
+    // Two passes over the same keys: count per key, then place each name; no list of pairs kept.
+    const table = new KeyTable();
+    const wordKeys = new WordKeys();
+    forEachPosting(prepared, wordKeys, (k) => table.count(k));
+    const { slots, keys, counts } = table;
+    const start = new Int32Array(table.size + 1);
+    for (let k = 0; k < table.size; k++) start[k + 1] = start[k]! + counts[k]!;
+    const filled = start.slice(0, table.size);
+    const names = new Int32Array(start[table.size]!);
     const mask = slots.length - 1;
-    forEachPosting(prepared, (k, name) => {
+    forEachPosting(prepared, wordKeys, (k, name) => {
       names[filled[findKey(slots, keys, mask, k)]!++] = name;
     });
-    return new MergePostings(slots, keys, start, names);
+    return new MergePostings(slots, keys.slice(0, table.size), start, names);
   }
 
   /** The number of key `k`, or -1 when no form is posted under it. */
@@ -175,8 +184,39 @@ function findKey(slots: Int32Array, keys: Int32Array, mask: number, k: number): 
 
 const scratch = new Int32Array(MAX_PROBES);
 
+/** A word's merge keys (text and skeleton) by token id: a word is in many names, its keys are computed once. */
+class WordKeys {
+  private text = new Int32Array(0);
+  private skeleton = new Int32Array(0);
+  private known = new Uint8Array(0);
+
+  /** Token `token`'s key, of its skeleton when `skeleton`. */
+  of(token: PreparedToken, skeleton: boolean): number {
+    const id = token.id;
+    if (id < 0) return mergeKey(skeleton ? token.skeleton : token.codes);
+    if (id >= this.known.length) this.grow(id);
+    if (this.known[id] === 0) {
+      this.text[id] = mergeKey(token.codes);
+      this.skeleton[id] = mergeKey(token.skeleton);
+      this.known[id] = 1;
+    }
+    return skeleton ? this.skeleton[id]! : this.text[id]!;
+  }
+
+  private grow(id: number): void {
+    const length = Math.max(1024, (id + 1) * 2);
+    this.known = grown(this.known, length);
+    this.text = grown(this.text, length);
+    this.skeleton = grown(this.skeleton, length);
+  }
+}
+
 /** Calls `post(key, name)` for every key a form of every name is posted under (with its family). */
-function forEachPosting(prepared: readonly PreparedName[], post: (k: number, name: number) => void): void {
+function forEachPosting(
+  prepared: readonly PreparedName[],
+  wordKeys: WordKeys,
+  post: (k: number, name: number) => void,
+): void {
   prepared.forEach((p, name) => {
     // A name's tokens are all abjad or none; abjad names compare merges on skeletons only.
     const abjad = p.tokens.some((t) => t.abjad);
@@ -185,8 +225,8 @@ function forEachPosting(prepared: readonly PreparedName[], post: (k: number, nam
       const next = p.tokens[k + 1];
       const pair = next !== undefined && isMergeable(t) && isMergeable(next);
       if (t.cls === 'word') {
-        postKeys(WORD_FORMS, skeletonSpace, mergeKey(t.skeleton), name, post);
-        if (!abjad) postKeys(WORD_FORMS, TEXT_SPACE, mergeKey(t.codes), name, post);
+        postKeys(WORD_FORMS, skeletonSpace, wordKeys.of(t, true), name, post);
+        if (!abjad) postKeys(WORD_FORMS, TEXT_SPACE, wordKeys.of(t, false), name, post);
       }
       if (pair) {
         postKeys(PAIR_FORMS, skeletonSpace, mergeKey(t.skeleton, next.skeleton), name, post);
@@ -208,30 +248,44 @@ function postKeys(
   for (let k = 0; k < n; k++) post(family(forms, space) | scratch[k]!, name);
 }
 
-/** Distinct keys with their number of postings, then laid out as a hash table and postings offsets. */
-class KeyCounter {
-  private readonly countByKey = new Map<number, number>();
+/** Distinct keys with their number of postings: open addressing over typed arrays (tens of millions of counts). */
+class KeyTable {
+  slots = new Int32Array(1 << 12);
+  keys = new Int32Array(1 << 10);
+  counts = new Int32Array(1 << 10);
+  size = 0;
 
   count(k: number): void {
-    this.countByKey.set(k, (this.countByKey.get(k) ?? 0) + 1);
+    const mask = this.slots.length - 1;
+    let slot = hashKey(k) & mask;
+    for (;;) {
+      const held = this.slots[slot]!;
+      if (held === 0) break;
+      if (this.keys[held - 1] === k) {
+        this.counts[held - 1]!++;
+        return;
+      }
+      slot = (slot + 1) & mask;
+    }
+    if (this.size === this.keys.length) {
+      this.keys = grown(this.keys, this.size + 1);
+      this.counts = grown(this.counts, this.size + 1);
+    }
+    this.keys[this.size] = k;
+    this.counts[this.size] = 1;
+    this.size++;
+    this.slots[slot] = this.size;
+    if (this.size * SLOTS_PER_KEY > this.slots.length) this.rehash();
   }
 
-  layout(): { slots: Int32Array; keys: Int32Array; start: Int32Array } {
-    const size = this.countByKey.size;
-    let capacity = 16;
-    while (capacity < size * SLOTS_PER_KEY) capacity *= 2;
-    const slots = new Int32Array(capacity);
-    const keys = new Int32Array(size);
-    const start = new Int32Array(size + 1);
-    let k = 0;
-    for (const [key, count] of this.countByKey) {
-      keys[k] = key;
-      start[k + 1] = start[k]! + count;
-      let slot = hashKey(key) & (capacity - 1);
-      while (slots[slot] !== 0) slot = (slot + 1) & (capacity - 1);
-      slots[slot] = k + 1;
-      k++;
+  private rehash(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (let n = 0; n < this.size; n++) {
+      let slot = hashKey(this.keys[n]!) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = n + 1;
     }
-    return { slots, keys, start };
+    this.slots = slots;
   }
 }
