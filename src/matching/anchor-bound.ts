@@ -153,10 +153,15 @@ export class AnchorBound {
 
   /**
    * Candidate tokens anchored to one and the same query token only (`MOHAMMAD ... MOHAMMAD` for
-   * `MUHAMMAD`) cannot all pair with it: the alignment is one-to-one. The heaviest of them keeps the
-   * best similarity of the group, the others fall back to their class ceiling; swapping a pair's
+   * `MUHAMMAD`) cannot all pair with it: the alignment is one-to-one. When they reach the same
+   * ceiling against every other query token (their class ceiling), the heaviest of them keeps the
+   * best similarity of the group (or that class ceiling, when higher: a word weakly anchored to one
+   * query word may pair with a query initial at 0.8) and the others fall back to the class
+   * ceiling: swapping a pair's
    * similarity onto a heavier token never lowers the bounded ratio, so this still bounds every
-   * one-to-one alignment.
+   * one-to-one alignment. When their class ceilings differ (one of them may also pair with a query
+   * initial at 0.8: `J SAID` / `JAWID SAID`, JAWID weakly anchored to SAID), no single token can
+   * stand for the group, and each keeps its own ceiling.
    */
   private keepOnePerPartner(m: number): void {
     for (let k = 0; k < m; k++) {
@@ -164,15 +169,18 @@ export class AnchorBound {
       if (bits === 0 || (bits & (bits - 1)) !== 0) continue;
       let heaviest = k;
       let best = this.anchoredBest[k]!;
+      let sameClassCeiling = true;
       for (let l = k + 1; l < m; l++) {
         if (this.anchoredBits[l] !== bits) continue;
         if (this.anchoredBest[l]! > best) best = this.anchoredBest[l]!;
         if (this.weight[l]! > this.weight[heaviest]!) heaviest = l;
+        if (this.classCeiling[l] !== this.classCeiling[k]) sameClassCeiling = false;
       }
       for (let l = k; l < m; l++) {
         if (this.anchoredBits[l] !== bits) continue;
         this.anchoredBits[l] = 0;
-        this.ceiling[l] = l === heaviest ? best : this.classCeiling[l]!;
+        const classCeiling = this.classCeiling[l]!;
+        if (sameClassCeiling) this.ceiling[l] = l === heaviest && best > classCeiling ? best : classCeiling;
       }
     }
   }

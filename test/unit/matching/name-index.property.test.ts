@@ -81,6 +81,29 @@ describe('name index against a brute-force scan of every name', () => {
       expect(expected).toBeGreaterThan(35);
     });
 
+    it(`finds each entity with its own score as the threshold on ${label} queries (no bound below a score)`, () => {
+      // A bound that undercuts a score by any margin loses that name at a threshold in between;
+      // fixed thresholds only catch it when one falls in the gap, the score itself always does.
+      const random = seededRandom(seed + 2);
+      const listed = entities.flatMap((e) => e.names.map((n) => n.full));
+      // Listed names with a word cut to its initial or dropped: relations without an anchor.
+      const variants = Array.from({ length: 30 }, () => {
+        const words = listed[Math.floor(random() * listed.length)]!.split(/\s+/).filter(Boolean);
+        const at = Math.floor(random() * words.length);
+        if (random() < 0.5) words[at] = words[at]!.slice(0, 1);
+        else if (words.length > 2) words.splice(at, 1);
+        return words.join(' ');
+      });
+      let checked = 0;
+      for (const query of [...makeQueries(entities, 30, seed + 2), ...variants]) {
+        for (const [key, score] of bruteForce.search(query, type, LOWEST)) {
+          expect({ query, key, score: indexScores(query, type, score).get(key) }).toEqual({ query, key, score });
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThan(100);
+    });
+
     it(`returns per source exactly the scan's top k (ties by key) for k = 1, 3, 10 on ${label} queries`, () => {
       let truncated = 0;
       for (const query of makeQueries(entities, 20, seed + 1)) {
