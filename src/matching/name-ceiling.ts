@@ -16,7 +16,7 @@ import {
   WORD_LIKE,
 } from './name-letters.js';
 import type { NameTable, TokenTable } from './name-table.js';
-import { MAX_TOKENS } from './prepare.js';
+import { INITIAL_WEIGHT, LEGAL_FORM_WEIGHT, MAX_TOKENS, NUMBER_WEIGHT, PARTICLE_WEIGHT } from './prepare.js';
 import type { QuerySimilarityCache } from './query-cache.js';
 
 /** Queries of up to this many tokens get a table of their token sets' weights (2^n entries). */
@@ -32,14 +32,16 @@ const SLACK = 1e-9;
  * nanoseconds for most of them instead of a token-by-token bound.
  *
  * A pair in an alignment either joins an anchored name token to a query token it is anchored to,
- * or relates tokens without an anchor, which means a shared first letter (an initial and the word it
- * begins, an identical particle or number: NameTable's letter masks), two legal forms, or a merge
- * of two adjacent tokens (marked on the candidate per query, query-merges.ts). Retrieval sums, per name, the mass of its anchored tokens (each
- * occurrence's best similarity times its pair weight, see `tokenMass`) and their weight. With
- *   N = that mass + the weight of the query tokens related by letter + the weight of the heaviest
- *       name tokens they can hold (one each, two when it may be a merged name pair),
+ * or relates tokens without an anchor, which means a shared first letter (an initial and the word
+ * it begins, an identical particle or number: NameTable's letter masks), two legal forms, or a
+ * merge of two adjacent tokens (marked on the candidate per query, query-merges.ts). Retrieval
+ * sums, per name, the mass of its anchored tokens (each occurrence's best similarity times its
+ * pair weight, see `tokenMass`) and their weight. With
+ *   N = that mass + the weight of the related query tokens + the most the name tokens they can
+ *       hold weigh (an initial, particle, number or legal form: its class's weight; for a query
+ *       initial or a merge, the name's heaviest tokens, two for a merged name pair),
  *   R = the weight of the query tokens neither anchored nor related (certainly unpaired)
- *       + λ (the name's weight - its anchored weight - those heaviest tokens' weight),
+ *       + λ (the name's weight - its anchored weight - that most the related tokens hold),
  * every alignment scores at most N / (N + R): its weighted similarities are at most N, and its
  * denominator holds them, at least their own value, plus at least R. λ is CONFLICT_CANDIDATE_WEIGHT
  * when a certainly unpaired query token is a word, initial or number, else
@@ -53,8 +55,16 @@ export class NameCeiling {
   private readonly letters = new Int32Array(MAX_TOKENS);
   /** Query tokens an unpaired one of which makes a conflict: words, initials, numbers. */
   private conflicting = 0;
-  /** Every query token's bit. */
+  /** Every query token's bit, and the bits of the query's initials. */
   private all = 0;
+  private initials = 0;
+  /**
+   * Per query token, the heaviest name token it can pair with through a relation without an
+   * anchor other than a merge: a word only with an initial, a particle with an identical particle
+   * or an initial, a number with the same number, a legal form with a legal form. (A query
+   * initial can pair with any word it begins: not capped.)
+   */
+  private readonly relationCap = new Float64Array(MAX_TOKENS);
   /** The summed weight of each set of query tokens (bit i: token i), for queries of at most TABLED_TOKENS. */
   private readonly weightOf = new Float64Array(1 << TABLED_TOKENS);
   /** Unions over the query, for a screen that most names fail: no relation without an anchor at all. */
@@ -81,6 +91,7 @@ export class NameCeiling {
     this.initialLetters = 0;
     this.hasNumber = false;
     this.hasLegal = false;
+    this.initials = 0;
     for (let i = 0; i < q.n; i++) {
       const cls = q.cls[i]!;
       const letter = letterBit(q.first[i]!);
@@ -88,6 +99,17 @@ export class NameCeiling {
       this.weight[i] = q.weight[i]!;
       this.letters[i] = letter;
       if (cls === WORD || cls === INITIAL || cls === NUMBER) this.conflicting |= 1 << i;
+      if (cls === INITIAL) this.initials |= 1 << i;
+      this.relationCap[i] =
+        cls === WORD
+          ? INITIAL_WEIGHT
+          : cls === PARTICLE
+            ? Math.max(PARTICLE_WEIGHT, INITIAL_WEIGHT)
+            : cls === NUMBER
+              ? NUMBER_WEIGHT
+              : cls === LEGAL
+                ? LEGAL_FORM_WEIGHT
+                : 0;
       if (cls === WORD) this.wordLetters |= letter;
       else if (cls === PARTICLE) this.particleLetters |= letter;
       else if (cls === INITIAL) this.initialLetters |= letter;
@@ -151,12 +173,16 @@ export class NameCeiling {
     } else {
       unpaired = 0;
       conflict = false;
-      // Name tokens the related query tokens can hold: one each, two when it may be a merged name pair.
+      // The name tokens the related query tokens can hold: an initial, particle, number or legal
+      // form (at most its class's weight) for a relation by first letter or identity, else any
+      // token, two when it may be a merged name pair (the name's heaviest).
+      const open = merging | joined | (related & this.initials);
       let reach = 0;
       for (let i = 0; i < this.n; i++) {
         if (((related >> i) & 1) === 1) {
           relatedWeight += this.weight[i]!;
-          reach += ((merging >> i) & 1) === 1 ? 2 : 1;
+          if (((open >> i) & 1) === 0) heaviest += this.relationCap[i]!;
+          else reach += ((merging >> i) & 1) === 1 ? 2 : 1;
         } else if (((anchored >> i) & 1) === 0) {
           unpaired += this.weight[i]!;
           if (((this.conflicting >> i) & 1) === 1) conflict = true;
@@ -165,7 +191,7 @@ export class NameCeiling {
       if (reach > 0) {
         const start = this.names.tokenStart[name]!;
         const m = this.names.tokenStart[name + 1]! - start;
-        heaviest = this.names.weightTop[start + (reach < m ? reach : m) - 1]!;
+        heaviest += this.names.weightTop[start + (reach < m ? reach : m) - 1]!;
       }
     }
     const nameWeight = recordWeight(flags);

@@ -8,10 +8,10 @@ import type { QueryType } from './types.js';
 
 // Token weights. Ordinary words weigh their length (longer tokens carry more identity and make a
 // typo in them matter less); the other classes weigh a fixed small amount.
-const PARTICLE_WEIGHT = 1;
-const LEGAL_FORM_WEIGHT = 1.5;
-const INITIAL_WEIGHT = 1.5;
-const NUMBER_WEIGHT = 4;
+export const PARTICLE_WEIGHT = 1;
+export const LEGAL_FORM_WEIGHT = 1.5;
+export const INITIAL_WEIGHT = 1.5;
+export const NUMBER_WEIGHT = 4;
 const MAX_WORD_WEIGHT = 12;
 /** Names are cut at this many tokens: longer ones are lists of words, not names, and cost time. */
 export const MAX_TOKENS = 16;
