@@ -97,7 +97,11 @@ describe('name index against a brute-force scan of every name', () => {
       let checked = 0;
       for (const query of [...makeQueries(entities, 30, seed + 2), ...variants]) {
         for (const [key, score] of bruteForce.search(query, type, LOWEST)) {
-          expect({ query, key, score: indexScores(query, type, score).get(key) }).toEqual({ query, key, score });
+          expect({ query, key, score: indexScores(query, type, score).get(key) }).toEqual({
+            query,
+            key,
+            score,
+          });
           checked++;
         }
       }
