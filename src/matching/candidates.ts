@@ -10,7 +10,8 @@ import { grown } from './typed-arrays.js';
  * particular order), as four integers then two doubles: the search generation that last saw it,
  * the query tokens anchored to it (bit i: to query token i), the query words that may be a merged
  * pair of it and the query tokens that may be joined into one of its words (marked by
- * `markMerges`), then the summed mass (see TokenMass) and weight of its anchored tokens.
+ * `markMerging` and `markJoined`, from query-merges.ts), then the summed mass (see TokenMass) and
+ * weight of its anchored tokens.
  */
 const INTS_PER_NAME = 8;
 const DOUBLES_PER_NAME = 4;

@@ -20,12 +20,11 @@ export const PARTICLES = 1;
 /** First letters of its words and particles (query initials pair with them). */
 export const WORD_LIKE = 2;
 /**
- * Flags in the low bits: transliterated from an abjad script, has a number, has a legal form, is
- * a weak alias; then the script of the name's original-script form (`recordScript`) and twice its
- * summed token weight (`recordWeight`).
+ * Flags in the low bits (bit 0 unused): has a number, has a legal form, is a weak alias; then the
+ * script of the name's original-script form (`recordScript`) and twice its summed token weight
+ * (`recordWeight`).
  */
 export const FLAGS = 3;
-export const ABJAD_FLAG = 1;
 export const NUMBER_FLAG = 2;
 export const LEGAL_FLAG = 4;
 export const WEAK_FLAG = 8;
@@ -69,7 +68,6 @@ export function recordNameLetters(
     if (t.cls === 'initial') out[at + INITIALS]! |= letter;
     if (t.cls === 'particle') out[at + PARTICLES]! |= letter;
     if (t.cls === 'word' || t.cls === 'particle') out[at + WORD_LIKE]! |= letter;
-    if (t.abjad) out[at + FLAGS]! |= ABJAD_FLAG;
     if (t.cls === 'number') out[at + FLAGS]! |= NUMBER_FLAG;
     if (t.cls === 'legal') out[at + FLAGS]! |= LEGAL_FLAG;
     weight += t.weight;
