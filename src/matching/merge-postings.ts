@@ -190,10 +190,9 @@ class WordKeys {
   private skeleton = new Int32Array(0);
   private known = new Uint8Array(0);
 
-  /** Token `token`'s key, of its skeleton when `skeleton`. */
+  /** Token `token`'s key, of its skeleton when `skeleton` (an index's tokens are interned: ids from 0). */
   of(token: PreparedToken, skeleton: boolean): number {
     const id = token.id;
-    if (id < 0) return mergeKey(skeleton ? token.skeleton : token.codes);
     if (id >= this.known.length) this.grow(id);
     if (this.known[id] === 0) {
       this.text[id] = mergeKey(token.codes);
