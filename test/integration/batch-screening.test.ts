@@ -95,6 +95,13 @@ describe.each(backends())('batch screening ($name)', (shared) => {
       api.runtime.ctx.db,
     );
     expect(Number(rows[0]!.n)).toBe(25);
+
+    // Each item is cached as a single screening is: asking again answers that same screening.
+    const again = await api.request('POST', '/v1/screen', {
+      key,
+      body: { query: LISTED, type: 'person', options: { threshold: 0.7 } },
+    });
+    expect(again.body).toMatchObject({ cache_hit: true, id: first.screening_id });
   });
 
   it('reads CSV input with query, type and reference columns', async () => {
