@@ -55,6 +55,25 @@ describe('fan-out over sources', () => {
     ]);
   });
 
+  it('holds each source to its own timeout, whichever other sources share or do not share it', async () => {
+    const answersAfter = (ms: number, id: string) => () =>
+      new Promise<Flag[]>((resolve) => setTimeout(() => resolve([flag(id, 0.9)]), ms));
+    const result = await fanOut(
+      [
+        source('quick-hangs', () => new Promise<Flag[]>(() => {}), 50),
+        source('quick-answers', answersAfter(10, 'quick-answers'), 50),
+        source('patient', answersAfter(150, 'patient'), 400),
+        source('patient-hangs', () => new Promise<Flag[]>(() => {}), 400),
+      ],
+      query,
+    );
+    expect(result.sources_matched).toEqual(['quick-answers', 'patient']);
+    expect(result.source_errors).toEqual([
+      { source: 'quick-hangs', error: 'no answer within 50 ms', timed_out: true },
+      { source: 'patient-hangs', error: 'no answer within 400 ms', timed_out: true },
+    ]);
+  });
+
   it('aborts the signal of a source that runs out of time', async () => {
     let aborted = false;
     await fanOut(
