@@ -174,12 +174,16 @@ function hashKey(k: number): number {
   return Math.imul(k, 0x9e3779b1) >>> 7;
 }
 
+/** The slot holding key `k` (slots hold key number + 1), or the empty slot where it would go. */
+function slotOf(slots: Int32Array, keys: Int32Array, mask: number, k: number): number {
+  let slot = hashKey(k) & mask;
+  for (let held = slots[slot]!; held !== 0 && keys[held - 1] !== k; held = slots[slot]!)
+    slot = (slot + 1) & mask;
+  return slot;
+}
+
 function findKey(slots: Int32Array, keys: Int32Array, mask: number, k: number): number {
-  for (let slot = hashKey(k) & mask; ; slot = (slot + 1) & mask) {
-    const held = slots[slot]!;
-    if (held === 0) return -1;
-    if (keys[held - 1] === k) return held - 1;
-  }
+  return slots[slotOf(slots, keys, mask, k)]! - 1;
 }
 
 const scratch = new Int32Array(MAX_PROBES);
@@ -255,16 +259,11 @@ class KeyTable {
   size = 0;
 
   count(k: number): void {
-    const mask = this.slots.length - 1;
-    let slot = hashKey(k) & mask;
-    for (;;) {
-      const held = this.slots[slot]!;
-      if (held === 0) break;
-      if (this.keys[held - 1] === k) {
-        this.counts[held - 1]!++;
-        return;
-      }
-      slot = (slot + 1) & mask;
+    const slot = slotOf(this.slots, this.keys, this.slots.length - 1, k);
+    const held = this.slots[slot]!;
+    if (held !== 0) {
+      this.counts[held - 1]!++;
+      return;
     }
     if (this.size === this.keys.length) {
       this.keys = grown(this.keys, this.size + 1);
@@ -280,11 +279,8 @@ class KeyTable {
   private rehash(): void {
     const slots = new Int32Array(this.slots.length * 2);
     const mask = slots.length - 1;
-    for (let n = 0; n < this.size; n++) {
-      let slot = hashKey(this.keys[n]!) & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = n + 1;
-    }
+    // The keys are distinct: each finds an empty slot.
+    for (let n = 0; n < this.size; n++) slots[slotOf(slots, this.keys, mask, this.keys[n]!)] = n + 1;
     this.slots = slots;
   }
 }
