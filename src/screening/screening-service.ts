@@ -241,7 +241,7 @@ export class ScreeningService {
   /**
    * Caches stored live screenings, once stored (never a result that was not counted), each write
    * on its own: not inside the group's write, whose next statement would otherwise wait for one
-   * cache round trip per member (a third of its time under fifty connections, docs/benchmarks.md).
+   * cache round trip per member (a quarter of its time under fifty connections, docs/benchmarks.md).
    */
   private async cacheLive(evaluated: readonly Evaluated[]): Promise<void> {
     await Promise.all(
