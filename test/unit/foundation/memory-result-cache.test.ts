@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryResultCache } from '../../../src/store/result-cache.js';
+
+const HOUR_MS = 3_600_000;
+
+describe('the in-memory result cache', () => {
+  it('answers a cached result with exactly the text it was given, in every script', async () => {
+    const cache = new MemoryResultCache();
+    const texts = [
+      '{"entity":"saddam hussein","flags":[]}',
+      '{"entity":"صدام حسين","matched":"Ṣaddām Ḥusayn"}',
+      '{"entity":"金正恩","note":"Ким Чен Ын","emoji":"🛳️","combining":"Jose\\u0301"}',
+      `{"flags":[${Array.from({ length: 400 }, (_, i) => `{"n":${i},"name":"Абу Мухаммад аль-Джулани ${i}"}`).join(',')}]}`,
+    ];
+    for (const [i, text] of texts.entries()) await cache.set(`key-${i}`, text, HOUR_MS);
+    for (const [i, text] of texts.entries()) expect(await cache.get(`key-${i}`)).toBe(text);
+    expect(await cache.get('never-cached')).toBeUndefined();
+  });
+
+  it('bounds what it holds by UTF-8 bytes, evicting the least recently used results first', async () => {
+    // Twelve ASCII characters are 12 bytes (24 as UTF-16): three fit in 40 bytes, a fourth does not.
+    const cache = new MemoryResultCache(100, 40);
+    const text = (c: string) => c.repeat(12);
+    for (const c of ['a', 'b', 'c']) await cache.set(c, text(c), HOUR_MS);
+    for (const c of ['c', 'b', 'a']) expect(await cache.get(c)).toBe(text(c));
+    await cache.set('d', text('d'), HOUR_MS);
+    expect(await cache.get('c')).toBeUndefined();
+    for (const c of ['a', 'b', 'd']) expect(await cache.get(c)).toBe(text(c));
+    // A three-byte character counts three: four of them take 12 bytes, as twelve ASCII ones do.
+    await cache.set('e', '金正恩金', HOUR_MS);
+    expect(await cache.get('a')).toBeUndefined();
+    expect(await cache.get('e')).toBe('金正恩金');
+  });
+
+  it('bounds the number of results it holds', async () => {
+    const cache = new MemoryResultCache(2, 1_000_000);
+    for (const key of ['a', 'b', 'c']) await cache.set(key, `{"key":"${key}"}`, HOUR_MS);
+    expect(await cache.get('a')).toBeUndefined();
+    expect(await cache.get('c')).toBe('{"key":"c"}');
+  });
+});
