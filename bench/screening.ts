@@ -8,11 +8,10 @@
  */
 import autocannon from 'autocannon';
 import { createSchema } from '../test/support/postgres-schema.js';
-import { loadListEntities } from './matching/list-names.js';
-import { makeQueries } from './matching/queries.js';
 import { type PacedFigures, pacedLoad } from './support/paced-load.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
-import { apiCall, type RunningService, startService, waitUntilHealthy } from './support/service.js';
+import { distinctScreeningBodies, liftAccountLimits } from './support/screening-load.js';
+import { type RunningService, startService, waitUntilHealthy } from './support/service.js';
 
 const DURATION_SECONDS = Number(process.env.DURATION_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
@@ -20,16 +19,6 @@ const LISTS_DIR = '../shared/data/lists';
 
 /** Requests per second, latencies in milliseconds, failed requests: one line of the table. */
 type Figures = PacedFigures;
-
-/** Distinct queries: misspelt, reordered and transliterated listed names mixed with unrelated names. */
-function distinctQueries(count: number): string[] {
-  // Only queries the API accepts (2 to 500 characters), so every request is a real screening.
-  const valid = makeQueries(loadListEntities(), count * 2, 20261122).filter(
-    (q) => [...q.trim()].length >= 2 && [...q.trim()].length <= 500,
-  );
-  const unique = new Set(valid);
-  return [...unique].slice(0, count);
-}
 
 const headersFor = (service: RunningService) => ({
   authorization: `Bearer ${service.key}`,
@@ -94,26 +83,13 @@ interface Targets {
 async function measure(
   setup: string,
   env: Record<string, string>,
-  queries: string[],
+  bodies: string[],
   targets: Targets,
 ): Promise<string[]> {
   const service = await startService({ LISTS_DIR, ...env });
   try {
     await waitUntilHealthy(service);
-    const accounts = await apiCall<{ data: { id: string }[] }>(
-      service,
-      service.adminToken,
-      'GET',
-      '/admin/v1/accounts',
-    );
-    // Unlimited quota and rate limit, so the bench measures screening, not refusals.
-    await apiCall(service, service.adminToken, 'PATCH', `/admin/v1/accounts/${accounts.data[0]!.id}`, {
-      plan: 'enterprise',
-      rate_limit_per_minute: 1_000_000,
-    });
-    const bodies = queries.map((query, i) =>
-      JSON.stringify({ query, type: i % 3 === 2 ? 'entity' : 'person' }),
-    );
+    await liftAccountLimits(service);
     const repeated = bodies.slice(0, 100);
     for (const body of repeated)
       await fetch(`${service.url}/v1/screen`, {
@@ -143,8 +119,8 @@ async function measure(
   }
 }
 
-const queries = distinctQueries(200_000);
-const rows = await measure('embedded', {}, queries, { live: 600, cached: 3000 });
+const bodies = distinctScreeningBodies(200_000, 20261122);
+const rows = await measure('embedded', {}, bodies, { live: 600, cached: 3000 });
 if (process.env.DATABASE_URL && process.env.REDIS_URL) {
   const schema = await createSchema(process.env.DATABASE_URL, `bench_${Date.now().toString(36)}`);
   try {
@@ -152,7 +128,7 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
       ...(await measure(
         'PostgreSQL + Redis',
         { DATABASE_URL: schema.url, REDIS_URL: process.env.REDIS_URL },
-        queries,
+        bodies,
         { live: 1500, cached: 3000 },
       )),
     );

@@ -15,10 +15,9 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { MEMORY_CACHE_MAX_ENTRIES } from '../src/store/result-cache.js';
 import { createSchema } from '../test/support/postgres-schema.js';
-import { loadListEntities } from './matching/list-names.js';
-import { makeQueries } from './matching/queries.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
-import { apiCall, type RunningService, startService, waitUntilHealthy } from './support/service.js';
+import { distinctScreeningBodies, liftAccountLimits } from './support/screening-load.js';
+import { type RunningService, startService, waitUntilHealthy } from './support/service.js';
 
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 /**
@@ -39,16 +38,6 @@ const WARMUP_SCREENINGS = Number(process.env.SOAK_WARMUP ?? MEMORY_CACHE_MAX_ENT
 const RSS_SAMPLE_SECONDS = 10;
 const BUCKET_SECONDS = 60;
 const LISTS_DIR = '../shared/data/lists';
-
-/** Distinct screenings: misspelt, reordered and transliterated listed names and unrelated names. */
-function distinctBodies(count: number): string[] {
-  const queries = makeQueries(loadListEntities(), count * 2, 20261123).filter(
-    (q) => [...q.trim()].length >= 2 && [...q.trim()].length <= 500,
-  );
-  return [...new Set(queries)]
-    .slice(0, count)
-    .map((query, i) => JSON.stringify({ query, type: i % 3 === 2 ? 'entity' : 'person' }));
-}
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -119,17 +108,7 @@ async function soak(
   { bodies, warmup }: { bodies: string[]; warmup: string[] },
 ): Promise<SoakFigures> {
   await waitUntilHealthy(service, 5);
-  const accounts = await apiCall<{ data: { id: string }[] }>(
-    service,
-    service.adminToken,
-    'GET',
-    '/admin/v1/accounts',
-  );
-  // No quota and no rate limit in the way: the soak measures screening, not refusals.
-  await apiCall(service, service.adminToken, 'PATCH', `/admin/v1/accounts/${accounts.data[0]!.id}`, {
-    plan: 'enterprise',
-    rate_limit_per_minute: 1_000_000,
-  });
+  await liftAccountLimits(service);
   const rssAfterWarmUp = await warmUp(service, warmup);
   const loadBefore = os.loadavg();
   const started = Date.now();
@@ -231,7 +210,7 @@ ${parts.join('\n\n')}`;
 }
 
 const soakCount = Math.ceil(SOAK_RATE * SOAK_SECONDS * 1.1) + 100;
-const all = distinctBodies(soakCount + WARMUP_SCREENINGS);
+const all = distinctScreeningBodies(soakCount + WARMUP_SCREENINGS, 20261123);
 const bodies = { bodies: all.slice(0, soakCount), warmup: all.slice(soakCount) };
 const env = { LISTS_DIR, LISTS_ENABLED: 'all' };
 const results: SoakFigures[] = [];

@@ -10,6 +10,8 @@ export interface RunningService {
   adminToken: string;
   /** The service's process id, for measuring its memory and CPU time. */
   pid: number;
+  /** Everything the service has written to its standard output so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -24,6 +26,8 @@ export interface StartOptions {
   dataDir?: string;
   /** A built entry (`dist/main.js`) to run as production does; `src/main.ts` under tsx by default. */
   entry?: string;
+  /** Options for node itself, before the entry (e.g. V8's `--trace-gc`). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -37,7 +41,10 @@ export async function startService(
   const port = await freePort();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'css-bench-'));
   const adminToken = 'bench-admin-token-0123456789abcdef';
-  const command = options.entry ? [options.entry] : ['--import', 'tsx', 'src/main.ts'];
+  const command = [
+    ...(options.nodeArgs ?? []),
+    ...(options.entry ? [options.entry] : ['--import', 'tsx', 'src/main.ts']),
+  ];
   const child: ChildProcess = spawn(process.execPath, command, {
     env: {
       PATH: process.env.PATH,
@@ -79,6 +86,7 @@ export async function startService(
     key,
     adminToken,
     pid: child.pid ?? 0,
+    output: () => output,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

@@ -1,0 +1,92 @@
+/**
+ * Where a live screening's CPU goes (issue 5), for comparing builds: the service in its own
+ * process with every list of ../shared/data/lists loaded, distinct live screenings evenly paced at
+ * a rate it sustains, and per screening: the CPU of its main thread, of the matching thread (the
+ * busiest other thread) and of every other thread (V8's garbage-collection and compiler helpers,
+ * libuv's pool), with the main thread's garbage collections read from V8's own trace. It prints
+ * and writes nothing else: the figures of docs/benchmarks.md come from the runs its notes name.
+ *
+ *   npm run build && npm run bench:screening-cost
+ *   ENTRIES=dist/main.js,../before/dist/main.js ROUNDS=2 npm run bench:screening-cost
+ *
+ * ENTRIES: built entries to measure, in turn, ROUNDS times (this machine's speed drifts from minute
+ * to minute, so two builds are compared alternating, never one after the other); RATE (300/s) and
+ * SECONDS (10) of each run, after 3 s of warm-up. PostgreSQL + Redis when DATABASE_URL and
+ * REDIS_URL are set (a schema of its own, dropped at the end), else the embedded default.
+ */
+import { createSchema } from '../test/support/postgres-schema.js';
+import { summariseMainIsolateGc } from './support/gc-trace.js';
+import { pacedLoad } from './support/paced-load.js';
+import { distinctScreeningBodies, liftAccountLimits } from './support/screening-load.js';
+import { startService, waitUntilHealthy } from './support/service.js';
+import { cpuBetween, threadCpuMs } from './support/thread-cpu.js';
+
+const ENTRIES = (process.env.ENTRIES ?? 'dist/main.js').split(',');
+const ROUNDS = Number(process.env.ROUNDS ?? 1);
+const RATE = Number(process.env.RATE ?? 300);
+const SECONDS = Number(process.env.SECONDS ?? 10);
+const WARM_UP_SECONDS = 3;
+const CONNECTIONS = 50;
+const LISTS_DIR = '../shared/data/lists';
+
+async function measure(entry: string, database: Record<string, string>, bodies: string[]): Promise<string> {
+  const service = await startService(
+    { LISTS_DIR, ...database },
+    { entry, nodeArgs: ['--trace-gc', '--trace-gc-nvp'] },
+  );
+  try {
+    await waitUntilHealthy(service);
+    await liftAccountLimits(service);
+    const headers = { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' };
+    const load = (from: number, seconds: number) =>
+      pacedLoad({
+        url: service.url,
+        path: '/v1/screen',
+        headers,
+        bodies: bodies.slice(from),
+        rate: RATE,
+        durationSeconds: seconds,
+        connections: CONNECTIONS,
+      });
+    await load(0, WARM_UP_SECONDS);
+    const before = threadCpuMs(service.pid);
+    const gcFrom = service.output().length;
+    const figures = await load(RATE * WARM_UP_SECONDS, SECONDS);
+    const cpu = cpuBetween(service.pid, before, threadCpuMs(service.pid));
+    const gc = summariseMainIsolateGc(service.output(), gcFrom);
+    const screenings = Math.round(RATE * SECONDS);
+    const per = (ms: number) => (ms / screenings).toFixed(3);
+    return [
+      entry,
+      `${figures.rps.toFixed(0)}/s`,
+      `p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, errors ${figures.errors}`,
+      `CPU ms per screening: main ${per(cpu.main)}, matching ${per(cpu.busiestOther)}, others ${per(cpu.rest)}`,
+      `main thread GC: ${gc.scavenges} scavenges, ${gc.scavengePauseMs.toFixed(0)} ms paused (max ${gc.maxPauseMs.toFixed(1)}), ` +
+        `${(gc.promotedBytes / screenings / 1024).toFixed(1)} KB promoted per screening, ` +
+        `${gc.markCompacts} mark-compacts (${gc.markCompactPauseMs.toFixed(0)} ms paused), helpers ${gc.backgroundMs.toFixed(0)} ms`,
+    ].join(' | ');
+  } finally {
+    await service.stop();
+  }
+}
+
+const bodies = distinctScreeningBodies(RATE * (WARM_UP_SECONDS + SECONDS), 20261126);
+const onPostgres = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+
+/** The service's database: on PostgreSQL a schema of its own per run, so each starts as new. */
+async function withDatabase(run: (database: Record<string, string>) => Promise<string>): Promise<string> {
+  if (!onPostgres) return run({});
+  const schema = await createSchema(process.env.DATABASE_URL!, `cost_${Date.now().toString(36)}`);
+  try {
+    return await run({ DATABASE_URL: schema.url, REDIS_URL: process.env.REDIS_URL! });
+  } finally {
+    await schema.drop();
+  }
+}
+
+for (let round = 1; round <= ROUNDS; round++) {
+  for (const entry of ENTRIES) {
+    const line = await withDatabase((database) => measure(entry, database, bodies));
+    console.log(`${onPostgres ? 'PostgreSQL + Redis' : 'embedded'}, round ${round}: ${line}`);
+  }
+}

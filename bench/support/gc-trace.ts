@@ -1,0 +1,54 @@
+/**
+ * Reading V8's `--trace-gc --trace-gc-nvp` lines (one per collection, name=value pairs), as a
+ * service started with those options writes them to its standard output:
+ *
+ *   [pid:0xISOLATE]   1234 ms: pause=5.1 mutator=... gc=s ... promoted=1834512 ...
+ *
+ * Every thread with a V8 isolate (the main thread, the matching thread, the list parser) prints
+ * its own lines; the main thread's isolate is the first to print one, at start-up.
+ */
+export interface GcSummary {
+  scavenges: number;
+  scavengePauseMs: number;
+  maxPauseMs: number;
+  /** Bytes the scavenges moved to the old generation. */
+  promotedBytes: number;
+  markCompacts: number;
+  markCompactPauseMs: number;
+  /** Time V8's helper threads spent on these collections (the `background.*` fields). */
+  backgroundMs: number;
+}
+
+const LINE = /^\[\d+:(0x[0-9a-f]+)\]\s+\d+ ms: pause=([\d.]+) .*?\bgc=(\w+)/;
+const FIELD = / ([\w.]+)=([\d.]+)/g;
+
+/** The main isolate's collections in what the service wrote from `fromOffset` on. */
+export function summariseMainIsolateGc(allOutput: string, fromOffset: number): GcSummary {
+  const mainIsolate = LINE.exec(allOutput.split('\n').find((line) => LINE.test(line)) ?? '')?.[1];
+  const summary: GcSummary = {
+    scavenges: 0,
+    scavengePauseMs: 0,
+    maxPauseMs: 0,
+    promotedBytes: 0,
+    markCompacts: 0,
+    markCompactPauseMs: 0,
+    backgroundMs: 0,
+  };
+  for (const line of allOutput.slice(fromOffset).split('\n')) {
+    const match = LINE.exec(line);
+    if (!match || match[1] !== mainIsolate) continue;
+    const pause = Number(match[2]);
+    const fields = new Map([...line.matchAll(FIELD)].map((m) => [m[1]!, Number(m[2])]));
+    for (const [name, value] of fields) if (name.startsWith('background.')) summary.backgroundMs += value;
+    summary.maxPauseMs = Math.max(summary.maxPauseMs, pause);
+    if (match[3] === 's') {
+      summary.scavenges++;
+      summary.scavengePauseMs += pause;
+      summary.promotedBytes += fields.get('promoted') ?? 0;
+    } else {
+      summary.markCompacts++;
+      summary.markCompactPauseMs += pause;
+    }
+  }
+  return summary;
+}
