@@ -17,8 +17,8 @@
 import { createSchema } from '../test/support/postgres-schema.js';
 import { summariseMainIsolateGc } from './support/gc-trace.js';
 import { pacedLoad } from './support/paced-load.js';
-import { distinctScreeningBodies, liftAccountLimits } from './support/screening-load.js';
-import { startService, waitUntilHealthy } from './support/service.js';
+import { distinctScreeningBodies } from './support/screening-bodies.js';
+import { liftAccountLimits, startService, waitUntilHealthy } from './support/service.js';
 import { cpuBetween, threadCpuMs } from './support/thread-cpu.js';
 
 const ENTRIES = (process.env.ENTRIES ?? 'dist/main.js').split(',');
@@ -30,8 +30,9 @@ const CONNECTIONS = 50;
 const LISTS_DIR = '../shared/data/lists';
 
 async function measure(entry: string, database: Record<string, string>, bodies: string[]): Promise<string> {
+  // One process (WORKERS=auto would fork workers on a larger machine and leave this pid idle).
   const service = await startService(
-    { LISTS_DIR, ...database },
+    { LISTS_DIR, WORKERS: '1', ...database },
     { entry, nodeArgs: ['--trace-gc', '--trace-gc-nvp'] },
   );
   try {
@@ -53,15 +54,17 @@ async function measure(entry: string, database: Record<string, string>, bodies: 
     const gcFrom = service.output().length;
     const figures = await load(RATE * WARM_UP_SECONDS, SECONDS);
     const cpu = cpuBetween(service.pid, before, threadCpuMs(service.pid));
-    const gc = summariseMainIsolateGc(service.output(), gcFrom);
-    const screenings = Math.round(RATE * SECONDS);
+    const gc = summariseMainIsolateGc(service.output(), gcFrom, service.pid);
+    // Per screening answered: a refused request screens nothing.
+    const screenings = Math.round(RATE * SECONDS) - figures.errors;
+    if (screenings <= 0) throw new Error(`${entry}: no screening was answered.`);
     const per = (ms: number) => (ms / screenings).toFixed(3);
     return [
       entry,
       `${figures.rps.toFixed(0)}/s`,
       `p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, errors ${figures.errors}`,
       `CPU ms per screening: main ${per(cpu.main)}, matching ${per(cpu.busiestOther)}, others ${per(cpu.rest)}`,
-      `main thread GC: ${gc.scavenges} scavenges, ${gc.scavengePauseMs.toFixed(0)} ms paused (max ${gc.maxPauseMs.toFixed(1)}), ` +
+      `main thread GC: ${gc.scavenges} scavenges, ${gc.scavengePauseMs.toFixed(0)} ms paused (longest ${gc.longestScavengeMs.toFixed(1)}), ` +
         `${(gc.promotedBytes / screenings / 1024).toFixed(1)} KB promoted per screening, ` +
         `${gc.markCompacts} mark-compacts (${gc.markCompactPauseMs.toFixed(0)} ms paused), helpers ${gc.backgroundMs.toFixed(0)} ms`,
     ].join(' | ');

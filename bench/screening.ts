@@ -10,8 +10,8 @@ import autocannon from 'autocannon';
 import { createSchema } from '../test/support/postgres-schema.js';
 import { type PacedFigures, pacedLoad } from './support/paced-load.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
-import { distinctScreeningBodies, liftAccountLimits } from './support/screening-load.js';
-import { type RunningService, startService, waitUntilHealthy } from './support/service.js';
+import { distinctScreeningBodies } from './support/screening-bodies.js';
+import { liftAccountLimits, type RunningService, startService, waitUntilHealthy } from './support/service.js';
 
 const DURATION_SECONDS = Number(process.env.DURATION_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);

@@ -16,8 +16,8 @@ import autocannon from 'autocannon';
 import { MEMORY_CACHE_MAX_ENTRIES } from '../src/store/result-cache.js';
 import { createSchema } from '../test/support/postgres-schema.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
-import { distinctScreeningBodies, liftAccountLimits } from './support/screening-load.js';
-import { type RunningService, startService, waitUntilHealthy } from './support/service.js';
+import { distinctScreeningBodies } from './support/screening-bodies.js';
+import { liftAccountLimits, type RunningService, startService, waitUntilHealthy } from './support/service.js';
 
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 /**

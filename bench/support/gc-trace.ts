@@ -5,12 +5,13 @@
  *   [pid:0xISOLATE]   1234 ms: pause=5.1 mutator=... gc=s ... promoted=1834512 ...
  *
  * Every thread with a V8 isolate (the main thread, the matching thread, the list parser) prints
- * its own lines; the main thread's isolate is the first to print one, at start-up.
+ * its own lines; the main thread's isolate is the first to print one, at start-up (it collects
+ * while the service's modules load, before any worker thread exists).
  */
 export interface GcSummary {
   scavenges: number;
   scavengePauseMs: number;
-  maxPauseMs: number;
+  longestScavengeMs: number;
   /** Bytes the scavenges moved to the old generation. */
   promotedBytes: number;
   markCompacts: number;
@@ -19,16 +20,17 @@ export interface GcSummary {
   backgroundMs: number;
 }
 
-const LINE = /^\[\d+:(0x[0-9a-f]+)\]\s+\d+ ms: pause=([\d.]+) .*?\bgc=(\w+)/;
+const LINE = /^\[(\d+):(0x[0-9a-f]+)\]\s+\d+ ms: pause=([\d.]+) .*?\bgc=(\w+)/;
 const FIELD = / ([\w.]+)=([\d.]+)/g;
 
-/** The main isolate's collections in what the service wrote from `fromOffset` on. */
-export function summariseMainIsolateGc(allOutput: string, fromOffset: number): GcSummary {
-  const mainIsolate = LINE.exec(allOutput.split('\n').find((line) => LINE.test(line)) ?? '')?.[1];
+/** The collections of process `pid`'s main isolate in what it wrote from `fromOffset` on. */
+export function summariseMainIsolateGc(allOutput: string, fromOffset: number, pid: number): GcSummary {
+  const ofProcess = (line: string) => LINE.exec(line)?.[1] === String(pid);
+  const mainIsolate = LINE.exec(allOutput.split('\n').find(ofProcess) ?? '')?.[2];
   const summary: GcSummary = {
     scavenges: 0,
     scavengePauseMs: 0,
-    maxPauseMs: 0,
+    longestScavengeMs: 0,
     promotedBytes: 0,
     markCompacts: 0,
     markCompactPauseMs: 0,
@@ -36,13 +38,13 @@ export function summariseMainIsolateGc(allOutput: string, fromOffset: number): G
   };
   for (const line of allOutput.slice(fromOffset).split('\n')) {
     const match = LINE.exec(line);
-    if (!match || match[1] !== mainIsolate) continue;
-    const pause = Number(match[2]);
+    if (!match || match[1] !== String(pid) || match[2] !== mainIsolate) continue;
+    const pause = Number(match[3]);
     const fields = new Map([...line.matchAll(FIELD)].map((m) => [m[1]!, Number(m[2])]));
     for (const [name, value] of fields) if (name.startsWith('background.')) summary.backgroundMs += value;
-    summary.maxPauseMs = Math.max(summary.maxPauseMs, pause);
-    if (match[3] === 's') {
+    if (match[4] === 's') {
       summary.scavenges++;
+      summary.longestScavengeMs = Math.max(summary.longestScavengeMs, pause);
       summary.scavengePauseMs += pause;
       summary.promotedBytes += fields.get('promoted') ?? 0;
     } else {

@@ -115,6 +115,20 @@ export async function apiCall<T = any>(
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** Puts the bootstrap account on the unlimited plan without a rate limit: a bench measures screening, not refusals. */
+export async function liftAccountLimits(service: RunningService): Promise<void> {
+  const accounts = await apiCall<{ data: { id: string }[] }>(
+    service,
+    service.adminToken,
+    'GET',
+    '/admin/v1/accounts',
+  );
+  await apiCall(service, service.adminToken, 'PATCH', `/admin/v1/accounts/${accounts.data[0]!.id}`, {
+    plan: 'enterprise',
+    rate_limit_per_minute: 1_000_000,
+  });
+}
+
 /**
  * Until health is ok `inARow` times in a row: with several workers behind one port, every one of
  * them has loaded the lists by then.

@@ -17,12 +17,12 @@ export interface ResultCache {
 
 /**
  * The cache of a single instance. Each result is kept as its UTF-8 bytes in a buffer of its own,
- * outside the V8 heap, not as a string: a live result (~10 KB of JSON) cached as a string
- * outlived two young-generation collections, each of which copied it, and then stayed in the old
- * generation for hours, where every full collection traced it and V8 kept heap room around it
- * (10,000 results: about 340 MB of RSS, docs/benchmarks.md). Bytes of their own, not a slice of
- * Node's shared pool, so a small result cannot keep a pool slab alive. Reading one back decodes
- * it: a few microseconds, on cache hits only.
+ * outside the V8 heap, not as a string: a live result (~10 KB of JSON) cached as a string was
+ * copied by two young-generation collections and then stayed in the old generation for hours,
+ * where every full collection traced it and V8 sized its heap room by it (docs/benchmarks.md,
+ * "Soak"). Bytes of their own, not a slice of Node's shared pool, so a small result cannot keep a
+ * pool slab alive. The price is an encoding per live screening and a decoding per hit (2-20 us
+ * for a 5.5 KB result here, the most for results with non-Latin characters).
  */
 export class MemoryResultCache implements ResultCache {
   private readonly entries: LRUCache<string, Buffer>;

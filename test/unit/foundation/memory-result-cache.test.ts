@@ -32,6 +32,15 @@ describe('the in-memory result cache', () => {
     expect(await cache.get('e')).toBe('金正恩金');
   });
 
+  it('forgets a result once its time to live has passed', async () => {
+    const cache = new MemoryResultCache();
+    await cache.set('short', '{"ttl":"short"}', 5);
+    await cache.set('long', '{"ttl":"long"}', HOUR_MS);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(await cache.get('short')).toBeUndefined();
+    expect(await cache.get('long')).toBe('{"ttl":"long"}');
+  });
+
   it('bounds the number of results it holds', async () => {
     const cache = new MemoryResultCache(2, 1_000_000);
     for (const key of ['a', 'b', 'c']) await cache.set(key, `{"key":"${key}"}`, HOUR_MS);

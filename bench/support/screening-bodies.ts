@@ -1,6 +1,5 @@
 import { loadListEntities } from '../matching/list-names.js';
 import { makeQueries } from '../matching/queries.js';
-import { apiCall, type RunningService } from './service.js';
 
 /**
  * `POST /v1/screen` bodies, no two alike (so none is a cache hit): misspelt, reordered and
@@ -15,18 +14,4 @@ export function distinctScreeningBodies(count: number, seed: number): string[] {
   return [...new Set(queries)]
     .slice(0, count)
     .map((query, i) => JSON.stringify({ query, type: i % 3 === 2 ? 'entity' : 'person' }));
-}
-
-/** Puts the bootstrap account on the unlimited plan without a rate limit: a bench measures screening, not refusals. */
-export async function liftAccountLimits(service: RunningService): Promise<void> {
-  const accounts = await apiCall<{ data: { id: string }[] }>(
-    service,
-    service.adminToken,
-    'GET',
-    '/admin/v1/accounts',
-  );
-  await apiCall(service, service.adminToken, 'PATCH', `/admin/v1/accounts/${accounts.data[0]!.id}`, {
-    plan: 'enterprise',
-    rate_limit_per_minute: 1_000_000,
-  });
 }
