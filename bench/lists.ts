@@ -12,6 +12,7 @@ import { openDatabase } from '../src/store/database.js';
 import { createSchema } from '../test/support/postgres-schema.js';
 import { makeQueries } from './matching/queries.js';
 import { startService } from './support/service.js';
+import { cpuMsOfStat } from './support/proc-cpu.js';
 
 /**
  * Official lists benchmark (`npm run bench:lists`, best under `node --expose-gc --import tsx`):
@@ -197,10 +198,8 @@ function compareIndexLayouts(view: ReturnType<ListService<ThreadIndex>['view']>)
 /** Resident memory and CPU seconds of another process (Linux `/proc`). */
 function processFigures(pid: number): { rssBytes: number; cpuMs: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return { rssBytes: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) * 1024, cpuMs: (ticks * 1000) / 100 };
+  const cpuMs = cpuMsOfStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  return { rssBytes: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) * 1024, cpuMs };
 }
 
 /** The service's RSS a few seconds after every enabled list is loaded (its GC has settled by then). */

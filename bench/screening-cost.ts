@@ -19,7 +19,7 @@ import { summariseMainIsolateGc } from './support/gc-trace.js';
 import { pacedLoad } from './support/paced-load.js';
 import { distinctScreeningBodies } from './support/screening-bodies.js';
 import { liftAccountLimits, startService, waitUntilHealthy } from './support/service.js';
-import { cpuBetween, threadCpuMs } from './support/thread-cpu.js';
+import { cpuBetween, threadCpuMs } from './support/proc-cpu.js';
 
 const ENTRIES = (process.env.ENTRIES ?? 'dist/main.js').split(',');
 const ROUNDS = Number(process.env.ROUNDS ?? 1);

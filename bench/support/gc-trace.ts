@@ -20,13 +20,13 @@ export interface GcSummary {
   backgroundMs: number;
 }
 
-const LINE = /^\[(\d+):(0x[0-9a-f]+)\]\s+\d+ ms: pause=([\d.]+) .*?\bgc=(\w+)/;
+/** `[pid:isolate]`, the pause and the kind of collection (`s` scavenge, `mc` mark-compact, ...). */
+const LINE = /^\[(\d+:0x[0-9a-f]+)\]\s+\d+ ms: pause=([\d.]+) .*?\bgc=(\w+)/;
 const FIELD = / ([\w.]+)=([\d.]+)/g;
 
 /** The collections of process `pid`'s main isolate in what it wrote from `fromOffset` on. */
 export function summariseMainIsolateGc(allOutput: string, fromOffset: number, pid: number): GcSummary {
-  const ofProcess = (line: string) => LINE.exec(line)?.[1] === String(pid);
-  const mainIsolate = LINE.exec(allOutput.split('\n').find(ofProcess) ?? '')?.[2];
+  const mainIsolate = new RegExp(`^\\[${pid}:0x[0-9a-f]+\\]`, 'm').exec(allOutput)?.[0].slice(1, -1);
   const summary: GcSummary = {
     scavenges: 0,
     scavengePauseMs: 0,
@@ -38,11 +38,11 @@ export function summariseMainIsolateGc(allOutput: string, fromOffset: number, pi
   };
   for (const line of allOutput.slice(fromOffset).split('\n')) {
     const match = LINE.exec(line);
-    if (!match || match[1] !== String(pid) || match[2] !== mainIsolate) continue;
-    const pause = Number(match[3]);
+    if (!match || match[1] !== mainIsolate) continue;
+    const pause = Number(match[2]);
     const fields = new Map([...line.matchAll(FIELD)].map((m) => [m[1]!, Number(m[2])]));
     for (const [name, value] of fields) if (name.startsWith('background.')) summary.backgroundMs += value;
-    if (match[4] === 's') {
+    if (match[3] === 's') {
       summary.scavenges++;
       summary.longestScavengeMs = Math.max(summary.longestScavengeMs, pause);
       summary.scavengePauseMs += pause;

@@ -21,8 +21,8 @@ export interface ResultCache {
  * copied by two young-generation collections and then stayed in the old generation for hours,
  * where every full collection traced it and V8 sized its heap room by it (docs/benchmarks.md,
  * "Soak"). Bytes of their own, not a slice of Node's shared pool, so a small result cannot keep a
- * pool slab alive. The price is an encoding per live screening and a decoding per hit (2-20 us
- * for a 5.5 KB result here, the most for results with non-Latin characters).
+ * pool slab alive. The price is an encoding per live screening (4-6 us for a 6 KB result, 12-18 us
+ * when it holds non-Latin text, on the development machine) and a decoding per hit (1-6 us).
  */
 export class MemoryResultCache implements ResultCache {
   private readonly entries: LRUCache<string, Buffer>;
