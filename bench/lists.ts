@@ -11,8 +11,8 @@ import { MatchingThread, type ThreadIndex } from '../src/sources/lists/matching-
 import { openDatabase } from '../src/store/database.js';
 import { createSchema } from '../test/support/postgres-schema.js';
 import { makeQueries } from './matching/queries.js';
-import { startService } from './support/service.js';
 import { cpuMsOfStat } from './support/proc-cpu.js';
+import { startService } from './support/service.js';
 
 /**
  * Official lists benchmark (`npm run bench:lists`, best under `node --expose-gc --import tsx`):

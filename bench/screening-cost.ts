@@ -17,9 +17,9 @@
 import { createSchema } from '../test/support/postgres-schema.js';
 import { summariseMainIsolateGc } from './support/gc-trace.js';
 import { pacedLoad } from './support/paced-load.js';
+import { cpuBetween, threadCpuMs } from './support/proc-cpu.js';
 import { distinctScreeningBodies } from './support/screening-bodies.js';
 import { liftAccountLimits, startService, waitUntilHealthy } from './support/service.js';
-import { cpuBetween, threadCpuMs } from './support/proc-cpu.js';
 
 const ENTRIES = (process.env.ENTRIES ?? 'dist/main.js').split(',');
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
