@@ -82,7 +82,11 @@ export class AnchorBound {
     let conflict = this.candidateCeilings(start, m);
     this.keepOnePerPartner(m);
     this.merges = 0;
-    this.mergeCeilings(start, m);
+    // Retrieval marked the query tokens a merge may relate to this name (query-merges.ts): most
+    // names have none, and their adjacent pairs need no test.
+    const merging = this.anchors.mergingOf(name);
+    const joined = this.anchors.joinedOf(name);
+    if ((merging | joined) !== 0) this.mergeCeilings(start, m, merging, joined);
     const mask = names.classMask[name]!;
     let numerator = 0;
     let denominator = 0;
@@ -187,23 +191,26 @@ export class AnchorBound {
 
   /**
    * Raises the ceilings of tokens in a possible merged pair to MERGE_FACTOR, the most a merged pair
-   * scores. The merge filter names the few query tokens whose first letter and length fit; those go
+   * scores. Of the query words retrieval marked as possibly a merged pair of this name's (`merging`)
+   * and the query pairs marked as possibly one of its words (`joined`, bit i for the pair i, i + 1),
+   * the merge filter names the few whose first letter and length fit each pair or word; those go
    * through the scorer's own `mergePossible`, a linear scan.
    */
-  private mergeCeilings(start: number, m: number): void {
+  private mergeCeilings(start: number, m: number, merging: number, joined: number): void {
     const { names, tokens: t, mergeFilter } = this;
     for (let k = 0; k < m; k++) {
       const id = names.tokenIds[start + k]!;
       if (k + 1 < m) {
         const next = names.tokenIds[start + k + 1]!;
         const abjad = t.abjad[id] === 1 || t.abjad[next] === 1;
-        let bits = mergeFilter.wordsForPair(
-          abjad,
-          t.first[id]!,
-          t.length[id]! + t.length[next]!,
-          t.skeletonFirst[id]!,
-          t.skeletonLength[id]! + t.skeletonLength[next]!,
-        );
+        let bits =
+          mergeFilter.wordsForPair(
+            abjad,
+            t.first[id]!,
+            t.length[id]! + t.length[next]!,
+            t.skeletonFirst[id]!,
+            t.skeletonLength[id]! + t.skeletonLength[next]!,
+          ) & merging;
         for (; bits !== 0; bits &= bits - 1) {
           const i = 31 - Math.clz32(bits & -bits);
           if (!this.wordIsPair(i, id, next)) continue;
@@ -213,13 +220,14 @@ export class AnchorBound {
         }
       }
       if (t.cls[id] !== WORD) continue;
-      let bits = mergeFilter.pairsForWord(
-        t.abjad[id] === 1,
-        t.first[id]!,
-        t.length[id]!,
-        t.skeletonFirst[id]!,
-        t.skeletonLength[id]!,
-      );
+      let bits =
+        mergeFilter.pairsForWord(
+          t.abjad[id] === 1,
+          t.first[id]!,
+          t.length[id]!,
+          t.skeletonFirst[id]!,
+          t.skeletonLength[id]!,
+        ) & joined;
       for (; bits !== 0; bits &= bits - 1) {
         const i = 31 - Math.clz32(bits & -bits);
         if (!this.pairIsWord(i, id)) continue;
