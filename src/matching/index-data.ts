@@ -1,5 +1,6 @@
 import type { KeyPostings } from './key-postings.js';
 import type { MergePostings } from './merge-postings.js';
+import type { NameForms } from './name-forms.js';
 import type { NameTable, TokenTable } from './name-table.js';
 import type { PreparedName } from './prepared.js';
 import type { SharedVocabulary } from './shared-vocabulary.js';
@@ -23,8 +24,10 @@ export interface IndexData {
   readonly vocabulary: Vocabulary;
   /** The vocabulary's owner and the per-query-token work it shares between indexes. */
   readonly shared: SharedVocabulary;
+  /** Names of one prepared form; only each form's lead is posted below, retrieved and bounded. */
+  readonly forms: NameForms;
   /**
-   * Token id -> ids of the names containing it, ascending, once per occurrence (`MOHAMMED ALI
+   * Token id -> ids of the names (form leads) containing it, ascending, once per occurrence (`MOHAMMED ALI
    * MOHAMMED` twice): token t's are `tokenNames.names[tokenNames.start[t] .. tokenNames.start[t + 1])`,
    * for the tokens the vocabulary held when the index was built. One flat array rather than one
    * array per token: a query's expansion checks dozens of tokens for names, and an array object

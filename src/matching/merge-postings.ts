@@ -139,18 +139,22 @@ export class MergePostings {
   ) {}
 
   /** Posts every name's pair and word forms, in name order. */
-  static build(prepared: readonly PreparedName[]): MergePostings {
+  /** Posts the forms of the names `posted` accepts (an index posts one name per form, name-forms.ts). */
+  static build(
+    prepared: readonly PreparedName[],
+    posted: (name: number) => boolean = () => true,
+  ): MergePostings {
     // Two passes over the same keys: count per key, then place each name; no list of pairs kept.
     const table = new KeyTable();
     const wordKeys = new WordKeys();
-    forEachPosting(prepared, wordKeys, (k) => table.count(k));
+    forEachPosting(prepared, posted, wordKeys, (k) => table.count(k));
     const { slots, keys, counts } = table;
     const start = new Int32Array(table.size + 1);
     for (let k = 0; k < table.size; k++) start[k + 1] = start[k]! + counts[k]!;
     const filled = start.slice(0, table.size);
     const names = new Int32Array(start[table.size]!);
     const mask = slots.length - 1;
-    forEachPosting(prepared, wordKeys, (k, name) => {
+    forEachPosting(prepared, posted, wordKeys, (k, name) => {
       names[filled[findKey(slots, keys, mask, k)]!++] = name;
     });
     return new MergePostings(slots, keys.slice(0, table.size), start, names);
@@ -217,10 +221,12 @@ class WordKeys {
 /** Calls `post(key, name)` for every key a form of every name is posted under (with its family). */
 function forEachPosting(
   prepared: readonly PreparedName[],
+  posted: (name: number) => boolean,
   wordKeys: WordKeys,
   post: (k: number, name: number) => void,
 ): void {
   prepared.forEach((p, name) => {
+    if (!posted(name)) return;
     // A name's tokens are all abjad or none; abjad names compare merges on skeletons only.
     const abjad = p.tokens.some((t) => t.abjad);
     const skeletonSpace = abjad ? ABJAD_SKELETON_SPACE : PLAIN_SKELETON_SPACE;

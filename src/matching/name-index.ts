@@ -7,6 +7,7 @@ import type { IndexData, TokenNames } from './index-data.js';
 import { KeyPostings } from './key-postings.js';
 import { MergePostings } from './merge-postings.js';
 import { NameCeiling } from './name-ceiling.js';
+import { groupNameForms } from './name-forms.js';
 import { clusteredNameOrder } from './name-order.js';
 import { explain, type ScoringContext, scoreNames } from './name-score.js';
 import { buildNameTable, buildTokenTable } from './name-table.js';
@@ -100,29 +101,38 @@ export class NameIndex {
    */
   private bestPerEntity(query: PreparedQuery, options: PreparedSearchOptions): Map<number, EntityHit> {
     const { data, order } = this;
+    const { forms } = data;
     const q = query.name;
-    this.rankCandidates(query, options);
+    const filter = this.rankCandidates(query, options);
     const ranking = new SourceRanking(data.sources.length, options.limitPerSource, options.threshold);
     const best = new Map<number, EntityHit>();
     const context = this.scoringContext();
     for (let k = 0; k < order.size; k++) {
-      const name = order.nameAt(k);
-      const source = data.nameTable.source[name]!;
-      if (order.boundAt(k) < ranking.floors[source]!) continue;
-      const entity = data.nameEntity[name]!;
-      const candidate = data.prepared[name]!;
-      this.scored = candidate;
-      const score = nameTypeAdjusted(scoreNames(q, candidate, context).score, data.names[name]!.type);
-      if (score < options.threshold) continue;
-      const known = best.get(entity);
-      if (
-        !known ||
-        score > known.score ||
-        (score === known.score && data.listedPosition[name]! < data.listedPosition[known.name]!)
-      ) {
-        best.set(entity, { entity, name, score });
+      const lead = order.nameAt(k);
+      const bound = order.boundAt(k);
+      // The form is scored once, when the first of its names can still matter.
+      let formScore = -1;
+      for (let at = forms.start[lead]!, end = forms.start[lead + 1]!; at < end; at++) {
+        const name = forms.names[at]!;
+        const source = data.nameTable.source[name]!;
+        if (bound < ranking.floors[source]! || !filter.admits(name)) continue;
+        if (formScore < 0) {
+          this.scored = data.prepared[lead]!;
+          formScore = scoreNames(q, this.scored, context).score;
+        }
+        const score = nameTypeAdjusted(formScore, data.names[name]!.type);
+        if (score < options.threshold) continue;
+        const entity = data.nameEntity[name]!;
+        const known = best.get(entity);
+        if (
+          !known ||
+          score > known.score ||
+          (score === known.score && data.listedPosition[name]! < data.listedPosition[known.name]!)
+        ) {
+          best.set(entity, { entity, name, score });
+        }
+        ranking.offer(source, entity, score);
       }
-      ranking.offer(source, entity, score);
     }
     return best;
   }
@@ -139,16 +149,15 @@ export class NameIndex {
   }
 
   /**
-   * Retrieved candidates that pass the filters and can reach the threshold, highest bound first:
-   * first the name ceiling (name-ceiling.ts, a few reads per name, with the merges looked up for the
-   * whole query beforehand) and, for the few that pass it, the anchor bound (anchor-bound.ts,
-   * tighter, reads every token of the name).
+   * Retrieved candidates (the leads of their forms, name-forms.ts) that have a name passing the
+   * filters and can reach the threshold, highest bound first: first the name ceiling
+   * (name-ceiling.ts, a few reads per name, with the merges looked up for the whole query
+   * beforehand) and, for the few that pass it, the anchor bound (anchor-bound.ts, tighter, reads
+   * every token of the name). Returns the filter, which the form's names are checked against again.
    */
-  private rankCandidates(query: PreparedQuery, options: PreparedSearchOptions): void {
+  private rankCandidates(query: PreparedQuery, options: PreparedSearchOptions): NameFilter {
     const { data, collector, cache, order, anchorBound, ceiling } = this;
-    const sources = options.sources ? new Set(options.sources) : null;
-    const allowed = sources ? Uint8Array.from(data.sources, (s) => (sources.has(s) ? 1 : 0)) : null;
-    const kinds = options.kinds ? new Set(options.kinds) : null;
+    const filter = new NameFilter(data, options);
     cache.reset(query.name);
     data.shared.originalSimilarities.reset(query.name);
     order.reset();
@@ -158,15 +167,15 @@ export class NameIndex {
     const candidates = collector.candidates;
     this.merges.mark(q);
     for (let k = 0; k < count; k++) {
-      const name = candidates[k]!;
-      if (allowed && allowed[data.nameTable.source[name]!] === 0) continue;
-      if (kinds && !kinds.has(data.entityKinds[data.nameEntity[name]!]!)) continue;
+      const lead = candidates[k]!;
+      if (filter.active && !filter.admitsSome(lead)) continue;
       // The name ceiling costs a few reads; the anchor bound, tighter, reads every token of the name.
-      if (!ceiling.mayReach(name, options.threshold)) continue;
-      const bound = anchorBound.bound(name);
-      if (bound >= options.threshold) order.add(name, bound);
+      if (!ceiling.mayReach(lead, options.threshold)) continue;
+      const bound = anchorBound.bound(lead);
+      if (bound >= options.threshold) order.add(lead, bound);
     }
     order.sort();
+    return filter;
   }
 
   private topPerSource(q: PreparedName, best: Map<number, EntityHit>, options: PreparedSearchOptions) {
@@ -204,6 +213,37 @@ export class NameIndex {
       );
     }
     return out;
+  }
+}
+
+/** A search's filters by source and entity kind, per name. */
+class NameFilter {
+  private readonly allowed: Uint8Array | null;
+  private readonly kinds: ReadonlySet<EntityKind> | null;
+  readonly active: boolean;
+
+  constructor(
+    private readonly data: IndexData,
+    options: PreparedSearchOptions,
+  ) {
+    const sources = options.sources ? new Set(options.sources) : null;
+    this.allowed = sources ? Uint8Array.from(data.sources, (s) => (sources.has(s) ? 1 : 0)) : null;
+    this.kinds = options.kinds ? new Set(options.kinds) : null;
+    this.active = this.allowed !== null || this.kinds !== null;
+  }
+
+  admits(name: number): boolean {
+    const { data, allowed, kinds } = this;
+    if (allowed && allowed[data.nameTable.source[name]!] === 0) return false;
+    return !kinds || kinds.has(data.entityKinds[data.nameEntity[name]!]!);
+  }
+
+  /** Whether some name of the form led by `lead` passes. */
+  admitsSome(lead: number): boolean {
+    const { start, names } = this.data.forms;
+    for (let at = start[lead]!, end = start[lead + 1]!; at < end; at++)
+      if (this.admits(names[at]!)) return true;
+    return false;
   }
 }
 
@@ -252,6 +292,16 @@ export class NameIndexBuilder {
     vocabulary.postings.compact();
     const sources = [...new Set(entitySources)];
     const sourceNumber = new Map(sources.map((s, k) => [s, k]));
+    const forms = groupNameForms(prepared);
+    const isLead = (n: number) => forms.lead[n] === n;
+    // A lead's record carries the weak-alias flag only when every name of its form is weak (the
+    // bounds then hold for all of them); each name's own type adjusts its score.
+    const boundTypes = names.map((_, n) => {
+      if (!isLead(n)) return names[n]!.type;
+      for (let at = forms.start[n]!; at < forms.start[n + 1]!; at++)
+        if (names[forms.names[at]!]!.type !== 'weak_aka') return names[forms.names[at]!]!.type;
+      return 'weak_aka';
+    });
     return NameIndex.assemble({
       entityKeys,
       entitySources,
@@ -262,13 +312,14 @@ export class NameIndexBuilder {
       prepared,
       vocabulary,
       shared,
-      tokenNames: invertTokens(prepared, vocabulary.tokens.length),
-      adjacentJoins: postAdjacentJoins(prepared),
-      mergePostings: MergePostings.build(prepared),
+      forms,
+      tokenNames: invertTokens(prepared, vocabulary.tokens.length, isLead),
+      adjacentJoins: postAdjacentJoins(prepared, isLead),
+      mergePostings: MergePostings.build(prepared, isLead),
       sources,
       nameTable: buildNameTable(
         prepared,
-        names.map((n) => n.type),
+        boundTypes,
         (n) => sourceNumber.get(entitySources[nameEntity[n]!]!)!,
       ),
       tokenTable: buildTokenTable(vocabulary.tokens),
@@ -280,23 +331,33 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function postAdjacentJoins(prepared: readonly PreparedName[]): KeyPostings {
+function postAdjacentJoins(
+  prepared: readonly PreparedName[],
+  posted: (name: number) => boolean,
+): KeyPostings {
   const joins = new KeyPostings();
   prepared.forEach((name, n) => {
+    if (!posted(n)) return;
     for (const { text } of adjacentConcatenations(name.tokens)) joins.add(text, n);
   });
   joins.compact();
   return joins;
 }
 
-function invertTokens(prepared: readonly PreparedName[], vocabularySize: number): TokenNames {
+function invertTokens(
+  prepared: readonly PreparedName[],
+  vocabularySize: number,
+  posted: (name: number) => boolean,
+): TokenNames {
   const start = new Int32Array(vocabularySize + 1);
-  for (const name of prepared) for (const token of name.tokens) start[token.id + 1]!++;
+  prepared.forEach((name, n) => {
+    if (posted(n)) for (const token of name.tokens) start[token.id + 1]!++;
+  });
   for (let t = 0; t < vocabularySize; t++) start[t + 1]! += start[t]!;
   const names = new Int32Array(start[vocabularySize]!);
   const filled = start.slice(0, vocabularySize);
   prepared.forEach((name, n) => {
-    for (const token of name.tokens) names[filled[token.id]!++] = n;
+    if (posted(n)) for (const token of name.tokens) names[filled[token.id]!++] = n;
   });
   return { start, names };
 }
