@@ -97,16 +97,27 @@ function addPair(count: number, s: number, qi: number, ql: number, cj: number, c
   return count + 1;
 }
 
-function collectPairs(q: readonly PreparedToken[], c: readonly PreparedToken[], sim: PairSimilarity): number {
+/** Every query token may take part in a merge (see `alignTokens`). */
+export const ANY_MERGE = -1;
+
+function collectPairs(
+  q: readonly PreparedToken[],
+  c: readonly PreparedToken[],
+  sim: PairSimilarity,
+  mergedWords: number,
+  mergedPairs: number,
+): number {
   let count = 0;
   for (let i = 0; i < q.length; i++) {
     for (let j = 0; j < c.length; j++) count = addPair(count, sim(i, j), i, 1, j, 1);
   }
   for (let i = 0; i < q.length; i++) {
+    if (((mergedWords >> i) & 1) === 0) continue;
     for (let j = 0; j + 1 < c.length; j++)
       count = addPair(count, mergedSimilarity(q[i]!, c[j]!, c[j + 1]!), i, 1, j, 2);
   }
   for (let i = 0; i + 1 < q.length; i++) {
+    if (((mergedPairs >> i) & 1) === 0) continue;
     for (let j = 0; j < c.length; j++)
       count = addPair(count, mergedSimilarity(c[j]!, q[i]!, q[i + 1]!), i, 2, j, 1);
   }
@@ -156,16 +167,24 @@ function isReordered(pairs: readonly AlignedPair[]): boolean {
   return false;
 }
 
+/**
+ * `mergedWords` (bit i: query token i may be two adjacent tokens of `c` written together) and
+ * `mergedPairs` (bit i: query tokens i and i + 1 may be one token of `c`) let a caller that knows
+ * which merges are possible (the index, from retrieval: query-merges.ts) skip testing the others;
+ * a bit set where no merge is possible only costs that test.
+ */
 export function alignTokens(
   q: readonly PreparedToken[],
   c: readonly PreparedToken[],
   sim: PairSimilarity,
+  mergedWords = ANY_MERGE,
+  mergedPairs = ANY_MERGE,
 ): Alignment {
   if (q.length > MAX_TOKENS || c.length > MAX_TOKENS)
     throw new RangeError('names have at most MAX_TOKENS tokens');
   const qUsed = queryUsed.fill(0, 0, q.length);
   const cUsed = candidateUsed.fill(0, 0, c.length);
-  const pairs = pickPairs(collectPairs(q, c, sim), qUsed, cUsed);
+  const pairs = pickPairs(collectPairs(q, c, sim, mergedWords, mergedPairs), qUsed, cUsed);
   let numerator = 0;
   let denominator = 0;
   for (const p of pairs) {

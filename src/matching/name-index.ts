@@ -117,8 +117,8 @@ export class NameIndex {
         const source = data.nameTable.source[name]!;
         if (bound < ranking.floors[source]! || !filter.admits(name)) continue;
         if (formScore < 0) {
-          this.scored = data.prepared[lead]!;
-          formScore = scoreNames(q, this.scored, context).score;
+          this.score(lead, context);
+          formScore = scoreNames(q, this.scored!, context).score;
         }
         const score = nameTypeAdjusted(formScore, data.names[name]!.type);
         if (score < options.threshold) continue;
@@ -135,6 +135,13 @@ export class NameIndex {
       }
     }
     return best;
+  }
+
+  /** Makes the form led by `lead` the one `context` scores, with the merges retrieval marked on it. */
+  private score(lead: number, context: ScoringContext): void {
+    this.scored = this.data.prepared[lead]!;
+    context.mergedWords = this.collector.mergingOf(lead);
+    context.mergedPairs = this.collector.joinedOf(lead);
   }
 
   /** Pair similarities of the query and the name being scored (`scored`), from the per-search caches. */
@@ -196,9 +203,9 @@ export class NameIndex {
       out.set(
         source,
         hits.slice(0, options.limitPerSource).map((hit) => {
-          const candidate = data.prepared[hit.name]!;
-          this.scored = candidate;
-          const result = scoreNames(q, candidate, context);
+          const lead = data.forms.lead[hit.name]!;
+          this.score(lead, context);
+          const result = scoreNames(q, this.scored!, context);
           const name = data.names[hit.name]!;
           const explanation = explain(q, result, name);
           explanation.score = hit.score;

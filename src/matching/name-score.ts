@@ -21,6 +21,12 @@ export interface ScoringContext {
   /** Similarities of original-script words (same-script names); computed directly when absent. */
   originalSimilarity?: PairSimilarity;
   anchored: boolean;
+  /**
+   * Which query tokens of the transliterated form may take part in a merge with this name's
+   * (`alignTokens`' `mergedWords` and `mergedPairs`); every one when absent.
+   */
+  mergedWords?: number;
+  mergedPairs?: number;
 }
 
 export interface NameScore {
@@ -50,6 +56,10 @@ function hasNumber(name: PreparedName): boolean {
   return name.tokens.some((t) => t.cls === 'number');
 }
 
+function transliteratedAlignment(q: PreparedName, c: PreparedName, context: ScoringContext): Alignment {
+  return alignTokens(q.tokens, c.tokens, context.pairSimilarity, context.mergedWords, context.mergedPairs);
+}
+
 function bestAlignment(q: PreparedName, c: PreparedName, context: ScoringContext) {
   // Two names in the same non-Latin script are compared as written: transliteration can merge
   // distinct letters (Japanese 石 and 市 both become SHI).
@@ -57,8 +67,7 @@ function bestAlignment(q: PreparedName, c: PreparedName, context: ScoringContext
   if (sameScript) {
     // Numbers are compared on the transliterated tokens, which are aligned only when there are any.
     const numbersDiffer =
-      (hasNumber(q) || hasNumber(c)) &&
-      numbersConflict(q, c, alignTokens(q.tokens, c.tokens, context.pairSimilarity));
+      (hasNumber(q) || hasNumber(c)) && numbersConflict(q, c, transliteratedAlignment(q, c, context));
     const similarity = context.originalSimilarity ?? originalSimilarity(q.original, c.original);
     const original = alignTokens(q.original, c.original, similarity);
     return {
@@ -69,7 +78,7 @@ function bestAlignment(q: PreparedName, c: PreparedName, context: ScoringContext
       ct: c.original,
     };
   }
-  const translit = alignTokens(q.tokens, c.tokens, context.pairSimilarity);
+  const translit = transliteratedAlignment(q, c, context);
   return {
     alignment: translit,
     numbersDiffer: numbersConflict(q, c, translit),
