@@ -22,6 +22,7 @@ import type {
   EntityKind,
   EntityMatch,
   MatchableEntity,
+  MatchableName,
   PreparedSearchOptions,
   SearchOptions,
 } from './types.js';
@@ -69,6 +70,53 @@ export class NameIndex {
     const builder = new NameIndexBuilder(shared);
     for (const entity of entities) builder.add(entity);
     return builder.finish();
+  }
+
+  /**
+   * One index over the entities of `parts` (indexes built on one shared vocabulary, each of other
+   * sources), from the names they prepared: nothing is prepared again. A search of it gives, per
+   * source, exactly what the part holding that source gives; the names two parts share are
+   * retrieved, bounded and scored once instead of once per part.
+   */
+  static combine(parts: readonly NameIndex[]): NameIndex {
+    const shared = parts[0]?.data.shared ?? new SharedVocabulary();
+    const builder = new NameIndexBuilder(shared);
+    for (const part of parts) {
+      if (part.data.shared !== shared) throw new Error('Only indexes on one shared vocabulary combine.');
+      part.addEntitiesTo(builder);
+    }
+    return builder.finish();
+  }
+
+  /** The sources of this index's entities. */
+  get sources(): readonly string[] {
+    return this.data.sources;
+  }
+
+  /** Adds this index's entities to `builder` in the order they were added here, names prepared. */
+  private addEntitiesTo(builder: NameIndexBuilder): void {
+    const { data } = this;
+    // Names are stored in another order (name-order.ts): the name listed at position p is stored[p].
+    // An entity's names were listed one after another; an entity without a name to index has none.
+    const stored = new Int32Array(data.listedPosition.length);
+    data.listedPosition.forEach((position, n) => {
+      stored[position] = n;
+    });
+    let k = 0;
+    while (k < stored.length) {
+      const entity = data.nameEntity[stored[k]!]!;
+      const names: number[] = [];
+      for (; k < stored.length && data.nameEntity[stored[k]!] === entity; k++) names.push(stored[k]!);
+      builder.addPrepared(
+        {
+          key: data.entityKeys[entity]!,
+          source: data.entitySources[entity]!,
+          kind: data.entityKinds[entity]!,
+        },
+        names.map((n) => data.names[n]!),
+        names.map((n) => data.prepared[n]!),
+      );
+    }
   }
 
   /** @internal The index of what `NameIndexBuilder` gathered. */
@@ -271,22 +319,34 @@ export class NameIndexBuilder {
   constructor(private readonly shared = new SharedVocabulary()) {}
 
   add(entity: MatchableEntity): void {
-    const e = this.entityKeys.length;
-    this.entityKeys.push(entity.key);
-    this.entitySources.push(entity.source);
-    this.entityKinds.push(entity.kind);
-    for (const name of entity.names) {
-      const p = prepareName(
+    const prepared = entity.names.map((name) =>
+      prepareName(
         name.full,
         preparationFor(entity.kind),
         this.shared.vocabulary.factory,
         this.shared.originals.factory,
-      );
-      if (p.tokens.length === 0) continue;
+      ),
+    );
+    this.addPrepared(entity, entity.names, prepared);
+  }
+
+  /** Adds an entity whose names were prepared on this builder's shared vocabulary (`NameIndex.combine`). */
+  addPrepared(
+    entity: Omit<MatchableEntity, 'names'>,
+    names: readonly MatchableName[],
+    prepared: readonly PreparedName[],
+  ): void {
+    const e = this.entityKeys.length;
+    this.entityKeys.push(entity.key);
+    this.entitySources.push(entity.source);
+    this.entityKinds.push(entity.kind);
+    names.forEach((name, k) => {
+      const p = prepared[k]!;
+      if (p.tokens.length === 0) return;
       this.nameEntity.push(e);
       this.names.push(name);
       this.prepared.push(p);
-    }
+    });
   }
 
   finish(): NameIndex {

@@ -1,12 +1,11 @@
 import { parentPort } from 'node:worker_threads';
-import { type NameIndex, NameIndexBuilder, SharedVocabulary } from '../../matching/index.js';
+import { NameIndexBuilder } from '../../matching/index.js';
+import { failure, ListSearches } from './list-searches.js';
 import type { MatchingAnswer, MatchingCommand } from './matching-thread.js';
 import { chunkNames } from './snapshot-chunks.js';
 
 // Entry of the thread that holds the list indexes for the main thread (see matching-thread.ts).
-// One vocabulary for every list's index: a screening expands each query word once for all of them.
-const shared = new SharedVocabulary();
-const indexes = new Map<number, NameIndex>();
+const searches = new ListSearches();
 
 /**
  * Entities added to an index between two looks at the message queue. A build takes about a second
@@ -24,7 +23,7 @@ let builds: Promise<void> = Promise.resolve();
 const building = new Map<number, Promise<void>>();
 
 async function build(command: BuildCommand): Promise<MatchingAnswer> {
-  const builder = new NameIndexBuilder(shared);
+  const builder = new NameIndexBuilder(searches.shared);
   let added = 0;
   for (const chunk of command.chunks) {
     for (const entity of chunkNames({ entityCount: chunk.entityCount, names: asBuffer(chunk.names) })) {
@@ -33,17 +32,36 @@ async function build(command: BuildCommand): Promise<MatchingAnswer> {
     }
   }
   const index = builder.finish();
-  indexes.set(command.index, index);
+  searches.add(command.index, index);
   return { id: command.id, size: index.size };
 }
 
+/**
+ * The combined index (list-searches.ts) is rebuilt once the builds and releases have paused for
+ * this long: at start-up and after a sync the lists' versions arrive one after another, and
+ * combining after each would redo the work for every list.
+ */
+const COMBINE_AFTER_MS = 250;
+let combineTimer: NodeJS.Timeout | undefined;
+let queuedBuilds = 0;
+
+function combineLater(): void {
+  clearTimeout(combineTimer);
+  combineTimer = setTimeout(() => {
+    if (queuedBuilds === 0) searches.combine();
+  }, COMBINE_AFTER_MS);
+}
+
 parentPort?.on('message', (commands: MatchingCommand[]) => {
-  const answers: MatchingAnswer[] = [];
+  const ready: Extract<MatchingCommand, { op: 'search' }>[] = [];
   for (const command of commands) {
     if (command.op === 'build') {
+      queuedBuilds++;
       builds = builds.then(async () => {
         const answer = await build(command).catch((error: unknown) => failure(command.id, error));
         building.delete(command.index);
+        queuedBuilds--;
+        combineLater();
         parentPort?.postMessage([answer]);
       });
       building.set(command.index, builds);
@@ -51,28 +69,23 @@ parentPort?.on('message', (commands: MatchingCommand[]) => {
     }
     const pending = building.get(command.index);
     if (command.op === 'search' && pending) {
-      void pending.then(() => parentPort?.postMessage([answerOf(command)]));
+      void pending.then(() => parentPort?.postMessage(searches.answer([command])));
       continue;
     }
-    if (command.op === 'release') indexes.delete(command.index);
-    else answers.push(answerOf(command));
+    if (command.op === 'release') {
+      // Searches asked before the release are answered first.
+      answerReady();
+      searches.release(command.index);
+      combineLater();
+    } else ready.push(command);
   }
-  if (answers.length > 0) parentPort?.postMessage(answers);
+  answerReady();
+
+  function answerReady(): void {
+    if (ready.length === 0) return;
+    parentPort?.postMessage(searches.answer(ready.splice(0)));
+  }
 });
-
-function answerOf(command: Extract<MatchingCommand, { op: 'search' }>): MatchingAnswer {
-  try {
-    const index = indexes.get(command.index);
-    if (!index) throw new Error('This list version is no longer in service; retry the screening.');
-    return { id: command.id, matches: index.search(command.query, command.options) };
-  } catch (error) {
-    return failure(command.id, error);
-  }
-}
-
-function failure(id: number, error: unknown): MatchingAnswer {
-  return { id, error: error instanceof Error ? error.message : String(error) };
-}
 
 // Bytes arrive from another thread as a plain Uint8Array; a Buffer view decodes them in place.
 function asBuffer(bytes: Uint8Array): Buffer {

@@ -1,0 +1,109 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { NameIndex, type SearchOptions } from '../../../src/matching/index.js';
+import { ListSearches } from '../../../src/sources/lists/list-searches.js';
+import type { MatchingCommand } from '../../../src/sources/lists/matching-thread.js';
+import { parseVersion } from '../../../src/sources/lists/parsed-version.js';
+import { chunkNames } from '../../../src/sources/lists/snapshot-chunks.js';
+import { mirrorBytes, parserFor } from './mirror.js';
+
+type Search = Extract<MatchingCommand, { op: 'search' }>;
+
+async function entitiesOf(id: string) {
+  const parser = parserFor(id);
+  const files = new Map(parser.files.map((spec) => [spec.name, mirrorBytes(spec.name)] as const));
+  return (await parseVersion(parser, files, {})).chunks.flatMap(chunkNames);
+}
+
+const PERSON: SearchOptions = { type: 'person', threshold: 0.5, limitPerSource: 10 };
+const QUERIES = [
+  'Saddam Hussein Al-Tikriti',
+  'Sadam Husein',
+  'Tikriti Saddam',
+  'John Smith',
+  'Аль-Каида',
+  'AL QAIDA',
+];
+const LISTS = ['un_sc', 'uk_fcdo', 'us_csl'];
+
+describe('the searches of the list indexes in the matching thread', () => {
+  let entities: Awaited<ReturnType<typeof entitiesOf>>[];
+  beforeAll(async () => {
+    entities = await Promise.all(LISTS.map(entitiesOf));
+  });
+
+  /** Indexes 1, 2, 3 for the three lists, and the same lists' indexes on a vocabulary of their own. */
+  function setUp(searches: ListSearches) {
+    entities.forEach((list, k) => {
+      searches.add(k + 1, NameIndex.build(list, searches.shared));
+    });
+    return entities.map((list) => NameIndex.build(list));
+  }
+
+  let nextId = 0;
+  const search = (index: number, query: string, options = PERSON): Search => ({
+    op: 'search',
+    id: nextId++,
+    index,
+    query,
+    options,
+  });
+
+  it('answers the searches of one query for every list from one combined index, each exactly as its list alone', () => {
+    const searches = new ListSearches();
+    const alone = setUp(searches);
+    searches.combine();
+    expect([1, 2, 3].map((n) => searches.covered(n))).toEqual([true, true, true]);
+    for (const query of QUERIES) {
+      for (const type of ['person', 'entity'] as const) {
+        const options = { ...PERSON, type };
+        // As a screening asks: every list at once; and a screening limited to two of them.
+        const commands = [1, 2, 3].map((n) => search(n, query, options));
+        const answers = searches.answer([...commands, search(1, query, options), search(3, query, options)]);
+        const expected = alone.map((index) => index.search(query, options));
+        expect(answers.map((a) => ('matches' in a ? a.matches : a))).toEqual([
+          ...expected,
+          expected[0],
+          expected[2],
+        ]);
+        expect(answers.map((a) => a.id)).toEqual([...commands.map((c) => c.id), nextId - 2, nextId - 1]);
+      }
+    }
+    const saddam = searches.answer([
+      search(1, 'Saddam Hussein Al-Tikriti'),
+      search(2, 'Saddam Hussein Al-Tikriti'),
+    ]);
+    expect('matches' in saddam[0]! && saddam[0].matches.get('un_sc')?.[0]?.score).toBe(1);
+  });
+
+  it('answers for a version being replaced from its own index, and never for a released one', () => {
+    const searches = new ListSearches();
+    const alone = setUp(searches);
+    searches.add(4, NameIndex.build(entities[0]!, searches.shared));
+    searches.combine();
+    expect([1, 2, 3, 4].map((n) => searches.covered(n))).toEqual([false, true, true, true]);
+    const [older, newer] = searches.answer([
+      search(1, 'Sadam Husein'),
+      search(4, 'Sadam Husein'),
+      search(2, 'Sadam Husein'),
+    ]);
+    const expected = alone[0]!.search('Sadam Husein', PERSON);
+    expect(older).toMatchObject({ matches: expected });
+    expect(newer).toMatchObject({ matches: expected });
+    searches.release(4);
+    expect(searches.covered(2)).toBe(false);
+    const [released, other] = searches.answer([search(4, 'Sadam Husein'), search(2, 'Sadam Husein')]);
+    expect(released).toMatchObject({ error: expect.stringMatching(/no longer in service/) });
+    expect(other).toMatchObject({ matches: alone[1]!.search('Sadam Husein', PERSON) });
+  });
+
+  it('leaves lists with more names than its limit to their own indexes', () => {
+    const searches = new ListSearches(1_000);
+    const alone = setUp(searches);
+    searches.combine();
+    expect([1, 2, 3].map((n) => searches.covered(n))).toEqual([false, false, false]);
+    const answers = searches.answer([1, 2, 3].map((n) => search(n, 'Tikriti Saddam')));
+    expect(answers.map((a) => ('matches' in a ? a.matches : a))).toEqual(
+      alone.map((index) => index.search('Tikriti Saddam', PERSON)),
+    );
+  });
+});

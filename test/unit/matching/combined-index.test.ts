@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { loadListEntities } from '../../../bench/matching/list-names.js';
+import { makeQueries } from '../../../bench/matching/queries.js';
+import { NameIndex } from '../../../src/matching/name-index.js';
+import { SharedVocabulary } from '../../../src/matching/shared-vocabulary.js';
+import type { MatchableEntity } from '../../../src/matching/types.js';
+
+const real = loadListEntities();
+const bySource = new Map<string, MatchableEntity[]>();
+for (const entity of real) bySource.set(entity.source, [...(bySource.get(entity.source) ?? []), entity]);
+
+describe('an index combining the indexes of several lists', () => {
+  const shared = new SharedVocabulary();
+  const parts = [...bySource.values()].map((entities) => NameIndex.build(entities, shared));
+  const combined = NameIndex.combine(parts);
+
+  it('holds every entity and name of its parts', () => {
+    expect(combined.size).toEqual({
+      entities: parts.reduce((sum, part) => sum + part.size.entities, 0),
+      names: parts.reduce((sum, part) => sum + part.size.names, 0),
+    });
+    expect([...combined.sources].sort()).toEqual([...bySource.keys()].sort());
+  });
+
+  it('gives per source exactly what the part holding it gives, explanations included, with and without filters', () => {
+    const queries = makeQueries(real, 300, 11);
+    queries.forEach((query, k) => {
+      const options = {
+        type: k % 3 === 0 ? ('entity' as const) : ('person' as const),
+        threshold: 0.5,
+        limitPerSource: 5,
+      };
+      const expected = new Map(parts.flatMap((part) => [...part.search(query, options)]));
+      const found = combined.search(query, options);
+      expect(new Map([...found].sort())).toEqual(new Map([...expected].sort()));
+      const two = [...bySource.keys()].slice(1, 3);
+      const filtered = combined.search(query, { ...options, sources: two });
+      expect(new Map([...filtered].sort())).toEqual(
+        new Map([...expected].filter(([s]) => two.includes(s)).sort()),
+      );
+    });
+  });
+
+  it('refuses indexes built on different vocabularies', () => {
+    const other = NameIndex.build([...bySource.values()][0]!);
+    expect(() => NameIndex.combine([parts[0]!, other])).toThrow(/one shared vocabulary/);
+  });
+});
