@@ -79,13 +79,22 @@ export class NameIndex {
    * retrieved, bounded and scored once instead of once per part.
    */
   static combine(parts: readonly NameIndex[]): NameIndex {
+    return NameIndex.combiner(parts).finish();
+  }
+
+  /** `combine` with `pause()` awaited between its steps (see `NameIndexBuilder.finishInSteps`). */
+  static combineInSteps(parts: readonly NameIndex[], pause: () => Promise<void>): Promise<NameIndex> {
+    return NameIndex.combiner(parts).finishInSteps(pause);
+  }
+
+  private static combiner(parts: readonly NameIndex[]): NameIndexBuilder {
     const shared = parts[0]?.data.shared ?? new SharedVocabulary();
     const builder = new NameIndexBuilder(shared);
     for (const part of parts) {
       if (part.data.shared !== shared) throw new Error('Only indexes on one shared vocabulary combine.');
       part.addEntitiesTo(builder);
     }
-    return builder.finish();
+    return builder;
   }
 
   /** The sources of this index's entities. */
@@ -350,6 +359,28 @@ export class NameIndexBuilder {
   }
 
   finish(): NameIndex {
+    const steps = this.steps();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * `finish` with `pause()` awaited between its steps (each about a fifth of it; the whole takes
+   * about a second for the official lists combined): a thread serving searches meanwhile answers
+   * them between steps instead of after it.
+   */
+  async finishInSteps(pause: () => Promise<void>): Promise<NameIndex> {
+    const steps = this.steps();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      await pause();
+    }
+  }
+
+  private *steps(): Generator<void, NameIndex> {
     const { entityKeys, entitySources, entityKinds, shared } = this;
     const listedPosition = clusteredNameOrder(this.prepared);
     const nameEntity = Int32Array.from(listedPosition, (n) => this.nameEntity[n]!);
@@ -359,6 +390,7 @@ export class NameIndexBuilder {
     vocabulary.postings.compact();
     const sources = [...new Set(entitySources)];
     const sourceNumber = new Map(sources.map((s, k) => [s, k]));
+    yield;
     const forms = groupNameForms(prepared);
     const isLead = (n: number) => forms.lead[n] === n;
     // A lead's record carries the weak-alias flag only when every name of its form is weak (the
@@ -369,6 +401,17 @@ export class NameIndexBuilder {
         if (names[forms.names[at]!]!.type !== 'weak_aka') return names[forms.names[at]!]!.type;
       return 'weak_aka';
     });
+    const tokenNames = invertTokens(prepared, vocabulary.tokens.length, isLead);
+    const adjacentJoins = postAdjacentJoins(prepared, isLead);
+    yield;
+    const mergePostings = MergePostings.build(prepared, isLead);
+    yield;
+    const nameTable = buildNameTable(
+      prepared,
+      boundTypes,
+      (n) => sourceNumber.get(entitySources[nameEntity[n]!]!)!,
+    );
+    yield;
     return NameIndex.assemble({
       entityKeys,
       entitySources,
@@ -380,15 +423,11 @@ export class NameIndexBuilder {
       vocabulary,
       shared,
       forms,
-      tokenNames: invertTokens(prepared, vocabulary.tokens.length, isLead),
-      adjacentJoins: postAdjacentJoins(prepared, isLead),
-      mergePostings: MergePostings.build(prepared, isLead),
+      tokenNames,
+      adjacentJoins,
+      mergePostings,
       sources,
-      nameTable: buildNameTable(
-        prepared,
-        boundTypes,
-        (n) => sourceNumber.get(entitySources[nameEntity[n]!]!)!,
-      ),
+      nameTable,
       tokenTable: buildTokenTable(vocabulary.tokens),
     });
   }

@@ -49,8 +49,10 @@ export class ListSearches {
   /**
    * (Re)builds the combined index over the newest index of each source, unless it already covers
    * exactly those or they are fewer than two or hold more names than the limit (COMBINED_NAMES_LIMIT).
+   * `pause` is awaited between the build's steps; searches answered meanwhile use the index
+   * combined before, and a part released meanwhile makes this one out of date: it is dropped.
    */
-  combine(): void {
+  async combine(pause: () => Promise<void> = async () => {}): Promise<void> {
     // Each list's index holds one source, the list.
     const newest = new Map<string, number>();
     for (const [number, index] of this.indexes) {
@@ -61,12 +63,16 @@ export class ListSearches {
     const current = this.combined?.covers;
     if (current?.size === newest.size && [...newest].every(([source, n]) => current.get(n) === source))
       return;
-    const parts = [...newest.values()].sort((a, b) => a - b).map((n) => this.indexes.get(n)!);
+    const numbers = [...newest.values()].sort((a, b) => a - b);
+    const parts = numbers.map((n) => this.indexes.get(n)!);
     const names = parts.reduce((sum, index) => sum + index.size.names, 0);
-    this.combined =
-      parts.length < 2 || names > this.namesLimit
-        ? null
-        : { index: NameIndex.combine(parts), covers: new Map([...newest].map(([source, n]) => [n, source])) };
+    if (parts.length < 2 || names > this.namesLimit) {
+      this.combined = null;
+      return;
+    }
+    const index = await NameIndex.combineInSteps(parts, pause);
+    if (numbers.some((n, k) => this.indexes.get(n) !== parts[k])) return;
+    this.combined = { index, covers: new Map([...newest].map(([source, n]) => [n, source])) };
   }
 
   /** One answer per command, in order. */

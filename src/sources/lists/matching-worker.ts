@@ -28,18 +28,24 @@ async function build(command: BuildCommand): Promise<MatchingAnswer> {
   for (const chunk of command.chunks) {
     for (const entity of chunkNames({ entityCount: chunk.entityCount, names: asBuffer(chunk.names) })) {
       builder.add(entity);
-      if (++added % BUILD_STEP_ENTITIES === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (++added % BUILD_STEP_ENTITIES === 0) await nextTurn();
     }
   }
-  const index = builder.finish();
+  const index = await builder.finishInSteps(nextTurn);
   searches.add(command.index, index);
   return { id: command.id, size: index.size };
+}
+
+/** Lets the thread read its messages (searches, releases) before going on. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
  * The combined index (list-searches.ts) is rebuilt once the builds and releases have paused for
  * this long: at start-up and after a sync the lists' versions arrive one after another, and
- * combining after each would redo the work for every list.
+ * combining after each would redo the work for every list. It is built in the builds' queue, in
+ * steps like them.
  */
 const COMBINE_AFTER_MS = 250;
 let combineTimer: NodeJS.Timeout | undefined;
@@ -48,7 +54,9 @@ let queuedBuilds = 0;
 function combineLater(): void {
   clearTimeout(combineTimer);
   combineTimer = setTimeout(() => {
-    if (queuedBuilds === 0) searches.combine();
+    if (queuedBuilds > 0) return;
+    // A combination that fails leaves the lists' own indexes answering, as before it.
+    builds = builds.then(() => searches.combine(nextTurn)).catch(() => {});
   }, COMBINE_AFTER_MS);
 }
 

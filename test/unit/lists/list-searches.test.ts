@@ -48,10 +48,10 @@ describe('the searches of the list indexes in the matching thread', () => {
     options,
   });
 
-  it('answers the searches of one query for every list from one combined index, each exactly as its list alone', () => {
+  it('answers the searches of one query for every list from one combined index, each exactly as its list alone', async () => {
     const searches = new ListSearches();
     const alone = setUp(searches);
-    searches.combine();
+    await searches.combine();
     expect([1, 2, 3].map((n) => searches.covered(n))).toEqual([true, true, true]);
     for (const query of QUERIES) {
       for (const type of ['person', 'entity'] as const) {
@@ -75,11 +75,11 @@ describe('the searches of the list indexes in the matching thread', () => {
     expect('matches' in saddam[0]! && saddam[0].matches.get('un_sc')?.[0]?.score).toBe(1);
   });
 
-  it('answers for a version being replaced from its own index, and never for a released one', () => {
+  it('answers for a version being replaced from its own index, and never for a released one', async () => {
     const searches = new ListSearches();
     const alone = setUp(searches);
     searches.add(4, NameIndex.build(entities[0]!, searches.shared));
-    searches.combine();
+    await searches.combine();
     expect([1, 2, 3, 4].map((n) => searches.covered(n))).toEqual([false, true, true, true]);
     const [older, newer] = searches.answer([
       search(1, 'Sadam Husein'),
@@ -96,10 +96,31 @@ describe('the searches of the list indexes in the matching thread', () => {
     expect(other).toMatchObject({ matches: alone[1]!.search('Sadam Husein', PERSON) });
   });
 
-  it('leaves lists with more names than its limit to their own indexes', () => {
+  it('drops a combination a list was released during, and answers from the lists alone meanwhile', async () => {
+    const searches = new ListSearches();
+    const alone = setUp(searches);
+    let answered: ReturnType<ListSearches['answer']> = [];
+    let paused = false;
+    await searches.combine(async () => {
+      if (paused) return;
+      paused = true;
+      // Between two steps of the combination: a search, then a release.
+      answered = searches.answer([search(1, 'Sadam Husein'), search(2, 'Sadam Husein')]);
+      searches.release(3);
+    });
+    expect(paused).toBe(true);
+    expect(answered.map((a) => ('matches' in a ? a.matches : a))).toEqual(
+      alone.slice(0, 2).map((index) => index.search('Sadam Husein', PERSON)),
+    );
+    expect([1, 2].map((n) => searches.covered(n))).toEqual([false, false]);
+    await searches.combine();
+    expect([1, 2].map((n) => searches.covered(n))).toEqual([true, true]);
+  });
+
+  it('leaves lists with more names than its limit to their own indexes', async () => {
     const searches = new ListSearches(1_000);
     const alone = setUp(searches);
-    searches.combine();
+    await searches.combine();
     expect([1, 2, 3].map((n) => searches.covered(n))).toEqual([false, false, false]);
     const answers = searches.answer([1, 2, 3].map((n) => search(n, 'Tikriti Saddam')));
     expect(answers.map((a) => ('matches' in a ? a.matches : a))).toEqual(
