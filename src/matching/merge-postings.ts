@@ -138,8 +138,7 @@ export class MergePostings {
     readonly names: Int32Array,
   ) {}
 
-  /** Posts every name's pair and word forms, in name order. */
-  /** Posts the forms of the names `posted` accepts (an index posts one name per form, name-forms.ts). */
+  /** Posts the pair and word forms, in name order, of the names `posted` accepts (an index posts one name per form, name-forms.ts). */
   static build(
     prepared: readonly PreparedName[],
     posted: (name: number) => boolean = () => true,

@@ -73,28 +73,35 @@ export class NameIndex {
   }
 
   /**
-   * One index over the entities of `parts` (indexes built on one shared vocabulary, each of other
-   * sources), from the names they prepared: nothing is prepared again. A search of it gives, per
-   * source, exactly what the part holding that source gives; the names two parts share are
-   * retrieved, bounded and scored once instead of once per part.
+   * One index over the entities of `parts` (indexes built on one shared vocabulary, no source in
+   * two of them), from the names they prepared: nothing is prepared again. A search of it gives,
+   * per source, exactly what the part holding that source gives; the names two parts share are
+   * retrieved, bounded and scored once instead of once per part. (Entities without a name to
+   * index are left out: they match nothing.)
    */
   static combine(parts: readonly NameIndex[]): NameIndex {
-    return NameIndex.combiner(parts).finish();
+    const builder = NameIndex.combiner(parts);
+    for (const part of parts) part.addEntitiesTo(builder);
+    return builder.finish();
   }
 
-  /** `combine` with `pause()` awaited between its steps (see `NameIndexBuilder.finishInSteps`). */
-  static combineInSteps(parts: readonly NameIndex[], pause: () => Promise<void>): Promise<NameIndex> {
-    return NameIndex.combiner(parts).finishInSteps(pause);
+  /** `combine` with `pause()` awaited after each part and between the steps of `NameIndexBuilder.finishInSteps`. */
+  static async combineInSteps(parts: readonly NameIndex[], pause: () => Promise<void>): Promise<NameIndex> {
+    const builder = NameIndex.combiner(parts);
+    for (const part of parts) {
+      part.addEntitiesTo(builder);
+      await pause();
+    }
+    return builder.finishInSteps(pause);
   }
 
   private static combiner(parts: readonly NameIndex[]): NameIndexBuilder {
     const shared = parts[0]?.data.shared ?? new SharedVocabulary();
-    const builder = new NameIndexBuilder(shared);
-    for (const part of parts) {
-      if (part.data.shared !== shared) throw new Error('Only indexes on one shared vocabulary combine.');
-      part.addEntitiesTo(builder);
-    }
-    return builder;
+    const sources = parts.flatMap((part) => part.data.sources);
+    if (parts.some((part) => part.data.shared !== shared))
+      throw new Error('Only indexes on one shared vocabulary combine.');
+    if (new Set(sources).size !== sources.length) throw new Error('Indexes sharing a source do not combine.');
+    return new NameIndexBuilder(shared);
   }
 
   /** The sources of this index's entities. */

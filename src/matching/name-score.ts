@@ -23,7 +23,9 @@ export interface ScoringContext {
   anchored: boolean;
   /**
    * Which query tokens of the transliterated form may take part in a merge with this name's
-   * (`alignTokens`' `mergedWords` and `mergedPairs`); every one when absent.
+   * (`alignTokens`' `mergedWords` and `mergedPairs`); every one when absent. The index's marks
+   * set both bits of a pair (i and i + 1), so `mergedPairs` also lets pair i + 1 be tested: a
+   * superset, which only costs that test.
    */
   mergedWords?: number;
   mergedPairs?: number;

@@ -4,11 +4,12 @@ import type { MatchingAnswer, MatchingCommand } from './matching-thread.js';
 type SearchCommand = Extract<MatchingCommand, { op: 'search' }>;
 
 /**
- * Lists with more names than this in all are not combined (see `ListSearches`): the combined index
- * holds a second copy of every list's tables, about 1.3 KB per name. The official lists have about
- * 100,000 names.
+ * The most names the combined index holds (see `ListSearches`): it is a second copy of its lists'
+ * tables, about 1.3 KB per name, and it is rebuilt (in steps) at each of their updates. The
+ * official lists have about 100,000 names; a large aggregated list (OpenSanctions' export, a
+ * million names and more) is left to its own index, and the smaller lists are combined without it.
  */
-export const COMBINED_NAMES_LIMIT = 500_000;
+export const COMBINED_NAMES_LIMIT = 250_000;
 
 /**
  * The list indexes the matching thread holds, by number, and how it answers their searches.
@@ -47,10 +48,11 @@ export class ListSearches {
   }
 
   /**
-   * (Re)builds the combined index over the newest index of each source, unless it already covers
-   * exactly those or they are fewer than two or hold more names than the limit (COMBINED_NAMES_LIMIT).
-   * `pause` is awaited between the build's steps; searches answered meanwhile use the index
-   * combined before, and a part released meanwhile makes this one out of date: it is dropped.
+   * (Re)builds the combined index over the newest index of each source: the smallest of them, as
+   * many as fit within the limit (COMBINED_NAMES_LIMIT) together, when at least two do; unless it
+   * already covers exactly those. `pause` is awaited between the build's steps; searches answered
+   * meanwhile use the index combined before, and a part released meanwhile makes this one out of
+   * date: it is dropped.
    */
   async combine(pause: () => Promise<void> = async () => {}): Promise<void> {
     // Each list's index holds one source, the list.
@@ -60,19 +62,29 @@ export class ListSearches {
       if (index.sources.length !== 1 || source === undefined) continue;
       if ((newest.get(source) ?? -1) < number) newest.set(source, number);
     }
+    const chosen: [string, number][] = [];
+    let names = 0;
+    for (const [source, n] of [...newest].sort(
+      (a, b) => this.namesOf(a[1]) - this.namesOf(b[1]) || a[1] - b[1],
+    )) {
+      if (names + this.namesOf(n) > this.namesLimit) break;
+      names += this.namesOf(n);
+      chosen.push([source, n]);
+    }
     const current = this.combined?.covers;
-    if (current?.size === newest.size && [...newest].every(([source, n]) => current.get(n) === source))
-      return;
-    const numbers = [...newest.values()].sort((a, b) => a - b);
-    const parts = numbers.map((n) => this.indexes.get(n)!);
-    const names = parts.reduce((sum, index) => sum + index.size.names, 0);
-    if (parts.length < 2 || names > this.namesLimit) {
+    if (current?.size === chosen.length && chosen.every(([source, n]) => current.get(n) === source)) return;
+    if (chosen.length < 2) {
       this.combined = null;
       return;
     }
+    const parts = chosen.map(([, n]) => this.indexes.get(n)!);
     const index = await NameIndex.combineInSteps(parts, pause);
-    if (numbers.some((n, k) => this.indexes.get(n) !== parts[k])) return;
-    this.combined = { index, covers: new Map([...newest].map(([source, n]) => [n, source])) };
+    if (chosen.some(([, n], k) => this.indexes.get(n) !== parts[k])) return;
+    this.combined = { index, covers: new Map(chosen.map(([source, n]) => [n, source])) };
+  }
+
+  private namesOf(number: number): number {
+    return this.indexes.get(number)!.size.names;
   }
 
   /** One answer per command, in order. */
@@ -84,8 +96,10 @@ export class ListSearches {
       if (!this.covered(command.index) || command.options.sources || command.options.kinds) return;
       const key = JSON.stringify([command.query, command.options]);
       const group = together.get(key);
-      if (group) group.push(k);
-      else together.set(key, [k]);
+      // The same search twice in one message (two screenings alike) is answered alone the second
+      // time: no two answers share their objects.
+      if (!group) together.set(key, [k]);
+      else if (group.every((other) => commands[other]!.index !== command.index)) group.push(k);
     });
     for (const group of together.values()) {
       if (group.length < 2) continue;
@@ -103,7 +117,7 @@ export class ListSearches {
     const sources = commands.map((command) => covers.get(command.index)!);
     const { query, options } = commands[0]!;
     try {
-      const all = new Set(sources).size === covers.size;
+      const all = sources.length === covers.size;
       const found = index.search(query, all ? options : { ...options, sources });
       return commands.map((command, k) => {
         const matches = found.get(sources[k]!);

@@ -36,6 +36,11 @@ async function build(command: BuildCommand): Promise<MatchingAnswer> {
   return { id: command.id, size: index.size };
 }
 
+function release(index: number): void {
+  searches.release(index);
+  combineLater();
+}
+
 /** Lets the thread read its messages (searches, releases) before going on. */
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -56,7 +61,11 @@ function combineLater(): void {
   combineTimer = setTimeout(() => {
     if (queuedBuilds > 0) return;
     // A combination that fails leaves the lists' own indexes answering, as before it.
-    builds = builds.then(() => searches.combine(nextTurn)).catch(() => {});
+    builds = builds
+      .then(() => searches.combine(nextTurn))
+      .catch((error: unknown) =>
+        console.error('combining the list indexes failed; each list answers alone:', error),
+      );
   }, COMBINE_AFTER_MS);
 }
 
@@ -80,11 +89,15 @@ parentPort?.on('message', (commands: MatchingCommand[]) => {
       void pending.then(() => parentPort?.postMessage(searches.answer([command])));
       continue;
     }
+    if (command.op === 'release' && pending) {
+      // Released while it is rebuilt (a new thread rebuilds what its predecessor held): once built.
+      void pending.then(() => release(command.index));
+      continue;
+    }
     if (command.op === 'release') {
       // Searches asked before the release are answered first.
       answerReady();
-      searches.release(command.index);
-      combineLater();
+      release(command.index);
     } else ready.push(command);
   }
   answerReady();

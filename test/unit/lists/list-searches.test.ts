@@ -56,16 +56,20 @@ describe('the searches of the list indexes in the matching thread', () => {
     for (const query of QUERIES) {
       for (const type of ['person', 'entity'] as const) {
         const options = { ...PERSON, type };
-        // As a screening asks: every list at once; and a screening limited to two of them.
+        // As a screening asks: every list at once, the same search twice (two screenings alike).
         const commands = [1, 2, 3].map((n) => search(n, query, options));
-        const answers = searches.answer([...commands, search(1, query, options), search(3, query, options)]);
+        const answers = searches.answer([...commands, search(1, query, options)]);
         const expected = alone.map((index) => index.search(query, options));
-        expect(answers.map((a) => ('matches' in a ? a.matches : a))).toEqual([
-          ...expected,
-          expected[0],
-          expected[2],
-        ]);
-        expect(answers.map((a) => a.id)).toEqual([...commands.map((c) => c.id), nextId - 2, nextId - 1]);
+        expect(answers.map((a) => ('matches' in a ? a.matches : a))).toEqual([...expected, expected[0]]);
+        expect(answers.map((a) => a.id)).toEqual([...commands.map((c) => c.id), nextId - 1]);
+        // No two answers share their objects.
+        const first = answers[0]!;
+        const again = answers[3]!;
+        if ('matches' in first && 'matches' in again && first.matches.size > 0)
+          expect([...again.matches.values()][0]).not.toBe([...first.matches.values()][0]);
+        // A screening limited to two of the lists: the combined index searched for those two.
+        const two = searches.answer([search(1, query, options), search(3, query, options)]);
+        expect(two.map((a) => ('matches' in a ? a.matches : a))).toEqual([expected[0], expected[2]]);
       }
     }
     const saddam = searches.answer([
@@ -81,7 +85,7 @@ describe('the searches of the list indexes in the matching thread', () => {
     searches.add(4, NameIndex.build(entities[0]!, searches.shared));
     await searches.combine();
     expect([1, 2, 3, 4].map((n) => searches.covered(n))).toEqual([false, true, true, true]);
-    const [older, newer] = searches.answer([
+    const [older, newer, other2] = searches.answer([
       search(1, 'Sadam Husein'),
       search(4, 'Sadam Husein'),
       search(2, 'Sadam Husein'),
@@ -89,6 +93,7 @@ describe('the searches of the list indexes in the matching thread', () => {
     const expected = alone[0]!.search('Sadam Husein', PERSON);
     expect(older).toMatchObject({ matches: expected });
     expect(newer).toMatchObject({ matches: expected });
+    expect(other2).toMatchObject({ matches: alone[1]!.search('Sadam Husein', PERSON) });
     searches.release(4);
     expect(searches.covered(2)).toBe(false);
     const [released, other] = searches.answer([search(4, 'Sadam Husein'), search(2, 'Sadam Husein')]);
@@ -115,6 +120,19 @@ describe('the searches of the list indexes in the matching thread', () => {
     expect([1, 2].map((n) => searches.covered(n))).toEqual([false, false]);
     await searches.combine();
     expect([1, 2].map((n) => searches.covered(n))).toEqual([true, true]);
+  });
+
+  it('combines the smallest lists that fit within its limit together, and leaves the others alone', async () => {
+    const sizes = entities.map((list) => NameIndex.build(list).size.names);
+    const [smallest, second, largest] = [0, 1, 2].sort((a, b) => sizes[a]! - sizes[b]!);
+    const searches = new ListSearches(sizes[smallest!]! + sizes[second!]!);
+    const alone = setUp(searches);
+    await searches.combine();
+    expect([smallest, second, largest].map((k) => searches.covered(k! + 1))).toEqual([true, true, false]);
+    const answers = searches.answer([1, 2, 3].map((n) => search(n, 'Tikriti Saddam')));
+    expect(answers.map((a) => ('matches' in a ? a.matches : a))).toEqual(
+      alone.map((index) => index.search('Tikriti Saddam', PERSON)),
+    );
   });
 
   it('leaves lists with more names than its limit to their own indexes', async () => {

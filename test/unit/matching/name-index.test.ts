@@ -149,6 +149,43 @@ describe('name index', () => {
     expect(match!.explanation.unmatchedName).toEqual(['ALPHA']);
   });
 
+  it('finds merged and split names across abjad and Latin spellings exactly as a full scan does', () => {
+    const listed: MatchableEntity[] = [
+      ['m:1', 'Osama BIN LADEN'],
+      ['m:2', 'أسامة بن لادن'],
+      ['m:3', 'ABD AL RAHMAN YASIN'],
+      ['m:4', 'عبدالرحمن ياسين'],
+      ['m:5', 'אוסאמה בן לאדן'],
+      ['m:6', 'ABDULRAHMAN YASEEN'],
+    ].map(([key, full]) => ({
+      key: key!,
+      source: 'm',
+      kind: 'person',
+      names: [{ full: full!, type: 'primary' }],
+    }));
+    const index = NameIndex.build(listed);
+    const scan = new BruteForce(listed);
+    const queries = [
+      'Osama BINLADEN',
+      'أسامة بنلادن',
+      'ABDALRAHMAN YASIN',
+      'عبد الرحمن ياسين',
+      'Abd al-Rahman Yasin',
+    ];
+    for (const query of [...queries, 'אוסאמה בנלאדן', 'BIN LADEN OSAMA']) {
+      for (const threshold of [0.5, 0.7, 0.9]) {
+        const found = new Map(
+          (index.search(query, { ...options, threshold }).get('m') ?? []).map((m) => [m.key, m.score]),
+        );
+        expect(found).toEqual(scan.search(query, 'person', threshold));
+      }
+    }
+    const merged = index.search('Osama BINLADEN', options).get('m')!;
+    expect(merged.find((m) => m.key === 'm:1')!.explanation.pairs).toContainEqual(
+      expect.objectContaining({ query: 'BINLADEN', candidate: 'BIN LADEN', how: 'merged' }),
+    );
+  });
+
   it('retrieves no name through a word that shares a key with a query word but is too unlike to be paired', () => {
     const listed: MatchableEntity[] = [
       { key: 'u:1', source: 'u', kind: 'person', names: [{ full: 'SAHNA A B C D E F', type: 'primary' }] },
