@@ -80,19 +80,21 @@ export class NameIndex {
    * index are left out: they match nothing.)
    */
   static combine(parts: readonly NameIndex[]): NameIndex {
-    const builder = NameIndex.combiner(parts);
-    for (const part of parts) part.addEntitiesTo(builder);
-    return builder.finish();
+    return runSteps(NameIndex.combineSteps(parts));
   }
 
-  /** `combine` with `pause()` awaited after each part and between the steps of `NameIndexBuilder.finishInSteps`. */
-  static async combineInSteps(parts: readonly NameIndex[], pause: () => Promise<void>): Promise<NameIndex> {
+  /** `combine` with `pause()` awaited after each part and between the steps of its end (`finishInSteps`). */
+  static combineInSteps(parts: readonly NameIndex[], pause: () => Promise<void>): Promise<NameIndex> {
+    return runStepsPausing(NameIndex.combineSteps(parts), pause);
+  }
+
+  private static *combineSteps(parts: readonly NameIndex[]): Generator<void, NameIndex> {
     const builder = NameIndex.combiner(parts);
     for (const part of parts) {
       part.addEntitiesTo(builder);
-      await pause();
+      yield;
     }
-    return builder.finishInSteps(pause);
+    return yield* builder.steps();
   }
 
   private static combiner(parts: readonly NameIndex[]): NameIndexBuilder {
@@ -180,10 +182,7 @@ export class NameIndex {
         const name = forms.names[at]!;
         const source = data.nameTable.source[name]!;
         if (bound < ranking.floors[source]! || !filter.admits(name)) continue;
-        if (formScore < 0) {
-          this.score(lead, context);
-          formScore = scoreNames(q, this.scored!, context).score;
-        }
+        if (formScore < 0) formScore = scoreNames(q, this.scoring(lead, context), context).score;
         const score = nameTypeAdjusted(formScore, data.names[name]!.type);
         if (score < options.threshold) continue;
         const entity = data.nameEntity[name]!;
@@ -201,11 +200,15 @@ export class NameIndex {
     return best;
   }
 
-  /** Makes the form led by `lead` the one `context` scores, with the merges retrieval marked on it. */
-  private score(lead: number, context: ScoringContext): void {
+  /**
+   * Makes the form led by `lead` the one `context` scores, with the merges retrieval marked on it;
+   * returns its prepared name.
+   */
+  private scoring(lead: number, context: ScoringContext): PreparedName {
     this.scored = this.data.prepared[lead]!;
     context.mergedWords = this.collector.mergingOf(lead);
     context.mergedPairs = this.collector.joinedOf(lead);
+    return this.scored;
   }
 
   /** Pair similarities of the query and the name being scored (`scored`), from the per-search caches. */
@@ -267,9 +270,7 @@ export class NameIndex {
       out.set(
         source,
         hits.slice(0, options.limitPerSource).map((hit) => {
-          const lead = data.forms.lead[hit.name]!;
-          this.score(lead, context);
-          const result = scoreNames(q, this.scored!, context);
+          const result = scoreNames(q, this.scoring(data.forms.lead[hit.name]!, context), context);
           const name = data.names[hit.name]!;
           const explanation = explain(q, result, name);
           explanation.score = hit.score;
@@ -366,11 +367,7 @@ export class NameIndexBuilder {
   }
 
   finish(): NameIndex {
-    const steps = this.steps();
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return step.value;
-    }
+    return runSteps(this.steps());
   }
 
   /**
@@ -378,16 +375,12 @@ export class NameIndexBuilder {
    * about a second for the official lists combined): a thread serving searches meanwhile answers
    * them between steps instead of after it.
    */
-  async finishInSteps(pause: () => Promise<void>): Promise<NameIndex> {
-    const steps = this.steps();
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return step.value;
-      await pause();
-    }
+  finishInSteps(pause: () => Promise<void>): Promise<NameIndex> {
+    return runStepsPausing(this.steps(), pause);
   }
 
-  private *steps(): Generator<void, NameIndex> {
+  /** @internal The work of `finish`, yielding between its steps. */
+  *steps(): Generator<void, NameIndex> {
     const { entityKeys, entitySources, entityKinds, shared } = this;
     const listedPosition = clusteredNameOrder(this.prepared);
     const nameEntity = Int32Array.from(listedPosition, (n) => this.nameEntity[n]!);
@@ -437,6 +430,23 @@ export class NameIndexBuilder {
       nameTable,
       tokenTable: buildTokenTable(vocabulary.tokens),
     });
+  }
+}
+
+/** Runs work written as steps (a generator yielding between them) to its end at once. */
+function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Runs work written as steps to its end, awaiting `pause()` between them. */
+async function runStepsPausing<T>(steps: Generator<void, T>, pause: () => Promise<void>): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await pause();
   }
 }
 

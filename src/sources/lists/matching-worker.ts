@@ -54,12 +54,12 @@ function nextTurn(): Promise<void> {
  */
 const COMBINE_AFTER_MS = 250;
 let combineTimer: NodeJS.Timeout | undefined;
-let queuedBuilds = 0;
 
 function combineLater(): void {
   clearTimeout(combineTimer);
   combineTimer = setTimeout(() => {
-    if (queuedBuilds > 0) return;
+    // The last of the builds queued meanwhile asks again when it ends.
+    if (building.size > 0) return;
     // A combination that fails leaves the lists' own indexes answering, as before it.
     builds = builds
       .then(() => searches.combine(nextTurn))
@@ -73,11 +73,9 @@ parentPort?.on('message', (commands: MatchingCommand[]) => {
   const ready: Extract<MatchingCommand, { op: 'search' }>[] = [];
   for (const command of commands) {
     if (command.op === 'build') {
-      queuedBuilds++;
       builds = builds.then(async () => {
         const answer = await build(command).catch((error: unknown) => failure(command.id, error));
         building.delete(command.index);
-        queuedBuilds--;
         combineLater();
         parentPort?.postMessage([answer]);
       });

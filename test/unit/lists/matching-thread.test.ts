@@ -29,7 +29,8 @@ describe('list indexes in the matching thread', () => {
     const local = [un, uk].map((chunks) => NameIndex.build(chunks.flatMap(chunkNames), shared));
     const remote = await Promise.all([thread.build(un), thread.build(uk)]);
     expect(remote.map((index) => index.size)).toEqual(local.map((index) => index.size));
-    // Right after the builds, and once the thread has combined the two lists (list-searches.ts).
+    // Right after the builds, and again past the pause after which the thread combines the two
+    // lists (the combined answers themselves are held to each list's in list-searches.test.ts).
     for (const pause of [0, 600]) {
       await new Promise((resolve) => setTimeout(resolve, pause));
       for (const query of QUERIES) {
