@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,6 +70,39 @@ describe('the embedded database through its pg connection', () => {
     } finally {
       await pool.end();
       await pglite.close();
+    }
+  });
+
+  it('keeps what was written across several WAL segments (created without zero-filling) after a reopen', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'css-wal-'));
+    try {
+      let onDisk = await openDatabase({ poolSize: 1, dataDir });
+      expect((await sql<{ wal_init_zero: string }>`SHOW wal_init_zero`.execute(onDisk.db)).rows).toEqual([
+        { wal_init_zero: 'off' },
+      ]);
+      await sql`CREATE TABLE written (id int PRIMARY KEY, body text)`.execute(onDisk.db);
+      // About 40 MB of WAL: random text does not compress, so each row is written in full.
+      for (let batch = 0; batch < 20; batch++) {
+        await sql`INSERT INTO written SELECT i, (SELECT string_agg(md5(random()::text || i || k), '') FROM generate_series(1, 64) AS k)
+          FROM generate_series(${batch * 1000 + 1}::int, ${(batch + 1) * 1000}::int) AS i`.execute(onDisk.db);
+      }
+      const segments = fs
+        .readdirSync(path.join(dataDir, 'pglite', 'pg_wal'))
+        .filter((f) => /^[0-9A-F]{24}$/.test(f));
+      expect(segments.length).toBeGreaterThan(1);
+      await onDisk.close();
+      onDisk = await openDatabase({ poolSize: 1, dataDir });
+      try {
+        const read = await sql<{
+          rows: string;
+          bytes: string;
+        }>`SELECT count(*) AS rows, sum(length(body)) AS bytes FROM written`.execute(onDisk.db);
+        expect(read.rows).toEqual([{ rows: '20000', bytes: String(20000 * 64 * 32) }]);
+      } finally {
+        await onDisk.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
