@@ -36,11 +36,12 @@ export interface ScreeningServiceDeps {
  * statements run in the screenings' own statement, so they are written if and only if they are.
  */
 export interface ScreeningFollowUp {
-  /** What to write with these screenings; undefined when there is nothing to do. */
-  prepare(
-    subject: UsageSubject,
-    screenings: readonly { result: StoredResult; resultJson: string }[],
-  ): Promise<FollowUpWork | undefined>;
+  /**
+   * What to write with `liveScreenings` live screenings of `subject` (none when 0: cache hits
+   * only); undefined when there is nothing to do. Its statements read the screenings from the
+   * statement that stores them (`STORED_SCREENINGS`).
+   */
+  prepare(subject: UsageSubject, liveScreenings: number): Promise<FollowUpWork | undefined>;
 }
 
 export interface FollowUpWork {
@@ -230,7 +231,7 @@ export class ScreeningService {
   ): Promise<void> {
     const live = evaluated.flatMap((e) => (e.cached ? [] : [e]));
     const records = live.map((e) => e.record);
-    const followUp = await this.deps.followUp?.prepare(subject, records);
+    const followUp = await this.deps.followUp?.prepare(subject, records.length);
     await storeScreenings(this.deps.usage, subject, records, evaluated.length, {
       ...followUp?.statements,
       ...recorded?.(),

@@ -16,6 +16,12 @@ export interface ScreeningRecord {
   sourceVersions: Record<string, string>;
 }
 
+/**
+ * The name of the statement that stores live screenings, within the statement that counts them:
+ * statements run alongside may read the rows it stored from it (`id`, `result`).
+ */
+export const STORED_SCREENINGS = 'stored';
+
 /** The first instant still inside the retention period. */
 export function retentionCutoff(now: Date, retentionMonths: number): Date {
   const cutoff = new Date(now);
@@ -54,8 +60,8 @@ export async function storeScreenings(
       v.source_errors, v.source_versions, v.risk_score, v.risk_level, v.created_at
     FROM admitted, (VALUES ${sql.join(rows)}) AS v (id, entity, query_type, request_options, result, source_errors,
       source_versions, risk_score, risk_level, created_at)
-    RETURNING 1`;
-  await usage.count(subject, { stored: insert, ...alongside }, counted);
+    RETURNING id, result`;
+  await usage.count(subject, { [STORED_SCREENINGS]: insert, ...alongside }, counted);
 }
 
 /** A stored screening of the account, unless unknown, malformed, another account's, or past retention. */

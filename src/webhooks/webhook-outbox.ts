@@ -3,20 +3,10 @@ import { PLANS } from '../accounts/plans.js';
 import type { UsageSubject } from '../accounts/usage.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import type { StoredResult } from '../screening/screening-result.js';
 import type { FollowUpWork, ScreeningFollowUp } from '../screening/screening-service.js';
+import { STORED_SCREENINGS } from '../screening/screening-store.js';
 import type { WebhookEvent } from './webhook-policy.js';
 import type { WebhookSubscriptions } from './webhook-subscriptions.js';
-
-/**
- * The body every subscribed webhook receives after a live screening: the result as the API answered
- * it (`cache_hit: false` added). Built around the result's JSON, already serialised for the row and
- * the cache, rather than serialising its ~10 KB a second time on the screening's path.
- */
-export function screeningCompletePayload(result: StoredResult, resultJson: string): string {
-  const data = `${resultJson.slice(0, -1)},"cache_hit":false}`;
-  return `{"event":"screening.complete","screening_id":${JSON.stringify(result.id)},"timestamp":${JSON.stringify(result.timestamp)},"data":${data}}`;
-}
 
 /** One event to queue: what it is about and the exact body every webhook receives. */
 export interface QueuedEvent {
@@ -63,20 +53,41 @@ export class ScreeningWebhooks implements ScreeningFollowUp {
     private readonly notify: () => void,
   ) {}
 
-  async prepare(
-    subject: UsageSubject,
-    screenings: readonly { result: StoredResult; resultJson: string }[],
-  ): Promise<FollowUpWork | undefined> {
-    if (!PLANS[subject.plan].webhooks || screenings.length === 0) return undefined;
+  async prepare(subject: UsageSubject, liveScreenings: number): Promise<FollowUpWork | undefined> {
+    if (!PLANS[subject.plan].webhooks || liveScreenings === 0) return undefined;
     if (!(await this.subscriptions.mayHaveSubscribers(subject.accountId, 'screening.complete')))
       return undefined;
-    const events = screenings.map(({ result, resultJson }) => ({
-      subjectId: result.id,
-      payload: screeningCompletePayload(result, resultJson),
-    }));
     return {
-      statements: enqueueEventStatements(subject.accountId, 'screening.complete', events, this.clock.now()),
+      statements: screeningEventStatements(subject.accountId, this.clock.now()),
       stored: this.notify,
     };
   }
+}
+
+/**
+ * The outbox statement of the screenings being stored: one `screening.complete` event per row of
+ * the statement that stores them (`STORED_SCREENINGS`), only when a webhook of the account
+ * subscribes to it. The body is the event object with the result as the API answered it
+ * (`cache_hit: false` added), made by the database from the stored result's JSON text: with
+ * PostgreSQL, where an instance cannot know that no other has just registered a webhook, the
+ * statement runs for every live screening, and a body built here was a second copy of the ~10 KB
+ * result sent with it (3-5% of the main thread's time per screening, docs/benchmarks.md), even
+ * when no webhook subscribes. `result` is `json`, kept as written, so the body is byte for byte
+ * the one `JSON.stringify` would give.
+ */
+function screeningEventStatements(accountId: string, now: Date): Record<string, RawBuilder<unknown>> {
+  const event: WebhookEvent = 'screening.complete';
+  return {
+    webhook_event: sql`
+      INSERT INTO webhook_events (id, account_id, event, subject_id, payload, created_at, fanned_out)
+      SELECT gen_random_uuid(), ${accountId}, ${event}, s.id,
+        '{"event":"screening.complete","screening_id":' || (s.result -> 'id')::text
+          || ',"timestamp":' || (s.result -> 'timestamp')::text
+          || ',"data":' || left(s.result::text, -1) || ',"cache_hit":false}}',
+        ${now}, false
+      FROM ${sql.id(STORED_SCREENINGS)} AS s
+      WHERE EXISTS (SELECT 1 FROM webhooks WHERE webhooks.account_id = ${accountId}
+        AND webhooks.deleted_at IS NULL AND ${event}::text = ANY(webhooks.events))
+      RETURNING id`,
+  };
 }

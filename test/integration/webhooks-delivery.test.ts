@@ -134,6 +134,31 @@ describe.each(backends())('webhook delivery ($name)', (shared) => {
       }
     });
 
+    it('sends as body, byte for byte, the event object with the stored result, quotes and accents included', async () => {
+      const receiver = await WebhookReceiver.start();
+      try {
+        const { key } = await setUp(api, receiver);
+        // A listed name, so the body carries flags with the list's records; quotes and an accent in the entity.
+        const result = await screen(api, key, `Eric "the" Badegé ${Math.random().toString(36).slice(2, 8)}`);
+        expect(result.flags.length).toBeGreaterThan(0);
+        const [request] = await receiver.waitFor(1);
+        const body = request!.body.toString('utf8');
+        const sent = JSON.parse(body);
+        // Exactly the text JSON.stringify gives for it: no other spacing or escaping.
+        expect(body).toBe(JSON.stringify(sent));
+        const stored = await api.request('GET', `/v1/screen/${result.id}`, { key });
+        expect(sent).toEqual({
+          event: 'screening.complete',
+          screening_id: result.id,
+          timestamp: result.timestamp,
+          data: stored.body,
+        });
+        expect(sent.data.entity).toMatch(/^eric "the" badegé /);
+      } finally {
+        await receiver.close();
+      }
+    });
+
     it('sends from a thread of its own on PostgreSQL, started again if it stops, losing nothing queued meanwhile', async () => {
       const delivery = api.runtime.webhookDelivery;
       // The embedded database has one connection, in the main thread: deliveries are sent there.
