@@ -81,7 +81,7 @@ function screeningEventStatements(accountId: string, now: Date): Record<string, 
     webhook_event: sql`
       INSERT INTO webhook_events (id, account_id, event, subject_id, payload, created_at, fanned_out)
       SELECT gen_random_uuid(), ${accountId}, ${event}, s.id,
-        '{"event":"screening.complete","screening_id":' || (s.result -> 'id')::text
+        '{"event":' || to_json(${event}::text)::text || ',"screening_id":' || (s.result -> 'id')::text
           || ',"timestamp":' || (s.result -> 'timestamp')::text
           || ',"data":' || left(s.result::text, -1) || ',"cache_hit":false}}',
         ${now}, false
