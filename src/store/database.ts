@@ -42,7 +42,7 @@ const EMBEDDED_START_PARAMS = [
   `shared_buffers=${EMBEDDED_SHARED_BUFFERS_MB}MB`,
   // PGlite runs PostgreSQL in one backend without a checkpointer, so the statement that fills a WAL
   // segment creates the next one itself, in the main thread: zero-filling its 16 MB stalled the
-  // event loop for about 43 ms every 6 s at 600 screenings/s (docs/benchmarks.md). Off, the file is
+  // event loop for 42-49 ms every ~6 s at 600 screenings/s (docs/benchmarks.md). Off, the file is
   // created at its size without writing it; WAL records are written and checked as before.
   '-c',
   'wal_init_zero=off',

@@ -30,11 +30,29 @@ export function enqueueEventStatements(
   gate = 'admitted',
 ): Record<string, RawBuilder<unknown>> {
   const rows = events.map((e) => sql`(${newId()}::uuid, ${e.subjectId}::uuid, ${e.payload})`);
+  return outboxStatement(accountId, event, now, {
+    id: sql`v.id`,
+    subjectId: sql`v.subject_id`,
+    payload: sql`v.payload`,
+    from: sql`${sql.id(gate)}, (VALUES ${sql.join(rows)}) AS v (id, subject_id, payload)`,
+  });
+}
+
+/**
+ * The one statement every outbox write is: event rows of `event`, with the columns `select`
+ * gives from its `from`, only when a webhook of the account subscribes to the event.
+ */
+function outboxStatement(
+  accountId: string,
+  event: WebhookEvent,
+  now: Date,
+  select: Record<'id' | 'subjectId' | 'payload' | 'from', RawBuilder<unknown>>,
+): Record<string, RawBuilder<unknown>> {
   return {
     webhook_event: sql`
       INSERT INTO webhook_events (id, account_id, event, subject_id, payload, created_at, fanned_out)
-      SELECT v.id, ${accountId}, ${event}, v.subject_id, v.payload, ${now}, false
-      FROM ${sql.id(gate)}, (VALUES ${sql.join(rows)}) AS v (id, subject_id, payload)
+      SELECT ${select.id}, ${accountId}, ${event}, ${select.subjectId}, ${select.payload}, ${now}, false
+      FROM ${select.from}
       WHERE EXISTS (SELECT 1 FROM webhooks WHERE webhooks.account_id = ${accountId}
         AND webhooks.deleted_at IS NULL AND ${event}::text = ANY(webhooks.events))
       RETURNING id`,
@@ -66,28 +84,23 @@ export class ScreeningWebhooks implements ScreeningFollowUp {
 
 /**
  * The outbox statement of the screenings being stored: one `screening.complete` event per row of
- * the statement that stores them (`STORED_SCREENINGS`), only when a webhook of the account
- * subscribes to it. The body is the event object with the result as the API answered it
- * (`cache_hit: false` added), made by the database from the stored result's JSON text: with
- * PostgreSQL, where an instance cannot know that no other has just registered a webhook, the
- * statement runs for every live screening, and a body built here was a second copy of the ~10 KB
- * result sent with it (3-5% of the main thread's time per screening, docs/benchmarks.md), even
- * when no webhook subscribes. `result` is `json`, kept as written, so the body is byte for byte
- * the one `JSON.stringify` would give.
+ * the statement that stores them (`STORED_SCREENINGS`), when a webhook of the account subscribes
+ * to it. The body is the event object with the result as the API answered it (`cache_hit: false`
+ * added), made by the database from the stored result's JSON text. With PostgreSQL, where an
+ * instance cannot know that no other has just registered a webhook, this statement runs with
+ * every live screening; a body built here was a second copy of the ~10 KB result sent with it even
+ * when no webhook subscribed (without it: main thread 1-4% and the machine's CPU 4-10% less per
+ * screening at 1,000/s, docs/benchmarks.md). `result` is `json`, kept as written, so the body is
+ * byte for byte the one `JSON.stringify` would give.
  */
 function screeningEventStatements(accountId: string, now: Date): Record<string, RawBuilder<unknown>> {
   const event: WebhookEvent = 'screening.complete';
-  return {
-    webhook_event: sql`
-      INSERT INTO webhook_events (id, account_id, event, subject_id, payload, created_at, fanned_out)
-      SELECT gen_random_uuid(), ${accountId}, ${event}, s.id,
-        '{"event":' || to_json(${event}::text)::text || ',"screening_id":' || (s.result -> 'id')::text
-          || ',"timestamp":' || (s.result -> 'timestamp')::text
-          || ',"data":' || left(s.result::text, -1) || ',"cache_hit":false}}',
-        ${now}, false
-      FROM ${sql.id(STORED_SCREENINGS)} AS s
-      WHERE EXISTS (SELECT 1 FROM webhooks WHERE webhooks.account_id = ${accountId}
-        AND webhooks.deleted_at IS NULL AND ${event}::text = ANY(webhooks.events))
-      RETURNING id`,
-  };
+  return outboxStatement(accountId, event, now, {
+    id: sql`gen_random_uuid()`,
+    subjectId: sql`s.id`,
+    payload: sql`'{"event":' || to_json(${event}::text)::text || ',"screening_id":' || (s.result -> 'id')::text
+      || ',"timestamp":' || (s.result -> 'timestamp')::text
+      || ',"data":' || left(s.result::text, -1) || ',"cache_hit":false}}'`,
+    from: sql`${sql.id(STORED_SCREENINGS)} AS s`,
+  });
 }
