@@ -111,7 +111,7 @@ export class ScreeningService {
     const subject = subjectOf(key);
     const evaluated = await this.evaluate(subject, request);
     await this.commits.submit(commitKey(subject), { subject, evaluated });
-    await this.cacheLive([evaluated]);
+    this.cacheLive([evaluated]);
     return evaluated;
   }
 
@@ -157,7 +157,7 @@ export class ScreeningService {
       if (!isQuotaExceeded(outcome.error)) throw outcome.error;
       outcomes[screened[k]!.index] = outcome.error;
     });
-    await this.cacheLive(screened.filter((_, k) => stored[k]!.written).map((s) => s.evaluated));
+    this.cacheLive(screened.filter((_, k) => stored[k]!.written).map((s) => s.evaluated));
     return outcomes.map((o) => (o instanceof ServiceError ? o : answer(o)));
   }
 
@@ -243,15 +243,17 @@ export class ScreeningService {
    * Caches stored live screenings, once stored (never a result that was not counted), each write
    * on its own: not inside the group's write, whose next statement would otherwise wait for one
    * cache round trip per member (a quarter of its time under fifty connections, docs/benchmarks.md).
+   * The writes are sent, not awaited: the answer is ready and a write never fails its caller, so
+   * waiting for Redis to acknowledge it only delayed every live answer by a round trip (up to the
+   * command timeout when Redis stalls). Sent before the answer, a write still comes before any
+   * request its answer prompts on this instance (one connection, in order); elsewhere, a write not
+   * yet arrived only costs a screening done live again.
    */
-  private async cacheLive(evaluated: readonly Evaluated[]): Promise<void> {
-    await Promise.all(
-      evaluated.map((e) =>
-        !e.cached && e.cacheable
-          ? this.deps.cache.set(e.cacheKey, e.record.resultJson, RESULT_CACHE_TTL_MS)
-          : undefined,
-      ),
-    );
+  private cacheLive(evaluated: readonly Evaluated[]): void {
+    for (const e of evaluated) {
+      if (!e.cached && e.cacheable)
+        void this.deps.cache.set(e.cacheKey, e.record.resultJson, RESULT_CACHE_TTL_MS);
+    }
   }
 
   /** The account's stored screenings, newest first, a page at a time (`before`: the previous page's cursor). */

@@ -221,6 +221,48 @@ describe.each(backends())('screening when sources fail ($name)', (shared) => {
 });
 
 describe.each(backends())('screening cache and list versions ($name)', (shared) => {
+  it('answers a live screening without waiting for its cache write to be acknowledged', async () => {
+    // A cache that keeps each write at once but never acknowledges it, as a Redis that stalls
+    // after receiving the command: the result is stored and counted, the answer must not wait.
+    class UnacknowledgedCache extends MemoryResultCache {
+      override set(key: string, value: string, ttlMs: number): Promise<void> {
+        void super.set(key, value, ttlMs);
+        return new Promise<void>(() => {});
+      }
+    }
+    const { backend, drop } = await isolatedBackend(shared);
+    const api = await TestApp.start(backend, {
+      env: { LISTS_DIR, LISTS_ENABLED: 'un_sc' },
+      adjust: (ctx) => ({
+        ...ctx,
+        screening: new ScreeningService({
+          db: ctx.db,
+          clock: ctx.clock,
+          usage: ctx.usage,
+          cache: new UnacknowledgedCache(),
+          sources: () => [new ListSource('un_sc', ctx.lists)],
+          retentionMonths: 24,
+        }),
+      }),
+    });
+    try {
+      await api.runtime.ctx.lists.settled();
+      const { key } = await api.createAccount();
+      const body = { query: 'Saddam Hussein Al-Tikriti', type: 'person' };
+      const live = await api.request('POST', '/v1/screen', { key, body });
+      expect(live.status).toBe(200);
+      expect(live.body.cache_hit).toBe(false);
+      // The write went out before the answer: the next identical request is answered from it.
+      const again = await api.request('POST', '/v1/screen', { key, body });
+      expect(again.body).toMatchObject({ cache_hit: true, id: live.body.id });
+      expect((await api.request('GET', `/v1/screen/${live.body.id}`, { key })).status).toBe(200);
+      expect((await api.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(2);
+    } finally {
+      await api.close();
+      await drop();
+    }
+  });
+
   it('does not answer from the cache after the list changed version', async () => {
     const { backend, drop } = await isolatedBackend(shared);
     const server = await ListServer.start();
