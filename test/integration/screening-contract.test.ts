@@ -29,6 +29,30 @@ function failingProvider(id: string, behaviour: 'throws' | 'hangs'): Source {
   };
 }
 
+/**
+ * The app with UN's list and a screening service of the test's own: its sources (besides the
+ * list) and its cache stand in for what a test cannot make fail here.
+ */
+function startWithScreening(
+  backend: Backend,
+  more: { sources?: Source[]; cache?: MemoryResultCache } = {},
+): Promise<TestApp> {
+  return TestApp.start(backend, {
+    env: { LISTS_DIR, LISTS_ENABLED: 'un_sc' },
+    adjust: (ctx) => ({
+      ...ctx,
+      screening: new ScreeningService({
+        db: ctx.db,
+        clock: ctx.clock,
+        usage: ctx.usage,
+        cache: more.cache ?? new MemoryResultCache(),
+        sources: () => [new ListSource('un_sc', ctx.lists), ...(more.sources ?? [])],
+        retentionMonths: 24,
+      }),
+    }),
+  });
+}
+
 describe.each(backends())('screening: the contract of each status ($name)', (shared) => {
   let backend: Backend;
   let drop: () => Promise<void>;
@@ -152,23 +176,8 @@ describe.each(backends())('screening when sources fail ($name)', (shared) => {
   afterEach(async () => drop?.());
 
   it('answers on time and correctly when one provider throws and one hangs', async () => {
-    const api = await TestApp.start(backend, {
-      env: { LISTS_DIR, LISTS_ENABLED: 'un_sc' },
-      adjust: (ctx) => ({
-        ...ctx,
-        screening: new ScreeningService({
-          db: ctx.db,
-          clock: ctx.clock,
-          usage: ctx.usage,
-          cache: new MemoryResultCache(),
-          sources: () => [
-            new ListSource('un_sc', ctx.lists),
-            failingProvider('opensanctions', 'throws'),
-            failingProvider('gleif', 'hangs'),
-          ],
-          retentionMonths: 24,
-        }),
-      }),
+    const api = await startWithScreening(backend, {
+      sources: [failingProvider('opensanctions', 'throws'), failingProvider('gleif', 'hangs')],
     });
     try {
       await api.runtime.ctx.lists.settled();
@@ -231,20 +240,7 @@ describe.each(backends())('screening cache and list versions ($name)', (shared) 
       }
     }
     const { backend, drop } = await isolatedBackend(shared);
-    const api = await TestApp.start(backend, {
-      env: { LISTS_DIR, LISTS_ENABLED: 'un_sc' },
-      adjust: (ctx) => ({
-        ...ctx,
-        screening: new ScreeningService({
-          db: ctx.db,
-          clock: ctx.clock,
-          usage: ctx.usage,
-          cache: new UnacknowledgedCache(),
-          sources: () => [new ListSource('un_sc', ctx.lists)],
-          retentionMonths: 24,
-        }),
-      }),
-    });
+    const api = await startWithScreening(backend, { cache: new UnacknowledgedCache() });
     try {
       await api.runtime.ctx.lists.settled();
       const { key } = await api.createAccount();
