@@ -75,7 +75,7 @@ export async function pacedLoad(load: PacedLoad): Promise<PacedFigures> {
     let connection = idle.pop();
     if (!connection && open < load.connections) {
       open++;
-      connection = new PacedConnection(Number(target.port), target.hostname, answered);
+      connection = new PacedConnection(Number(target.port || 80), target.hostname, answered);
     }
     if (connection) connection.send(request);
     else waiting.push(request);
@@ -114,10 +114,7 @@ export async function pacedLoad(load: PacedLoad): Promise<PacedFigures> {
  */
 class PacedConnection {
   private socket: net.Socket | undefined;
-  private readonly parser = new HTTPParser(HTTPParser.RESPONSE);
   private current: DueRequest | undefined;
-  private status = 0;
-  private keepAlive = true;
 
   constructor(
     private readonly port: number,
@@ -127,17 +124,7 @@ class PacedConnection {
       request: DueRequest,
       status: number | undefined,
     ) => void,
-  ) {
-    this.parser[HTTPParser.kOnHeadersComplete] = (info) => {
-      this.status = info.statusCode;
-      this.keepAlive = info.shouldKeepAlive;
-    };
-    this.parser[HTTPParser.kOnBody] = () => {};
-    this.parser[HTTPParser.kOnMessageComplete] = () => {
-      if (!this.keepAlive) this.drop();
-      this.finish(this.status);
-    };
-  }
+  ) {}
 
   send(request: DueRequest): void {
     this.current = request;
@@ -148,14 +135,30 @@ class PacedConnection {
     this.socket?.destroy();
   }
 
+  /** The open socket, or a new one with a parser of its own (nothing of an old one reaches it). */
   private connected(): net.Socket {
     if (this.socket) return this.socket;
     const socket = net.connect(this.port, this.host);
     socket.setNoDelay(true);
-    this.parser.reinitialize(HTTPParser.RESPONSE);
+    const parser = new HTTPParser(HTTPParser.RESPONSE);
+    let status = 0;
+    let keepAlive = true;
+    parser[HTTPParser.kOnHeadersComplete] = (info) => {
+      status = info.statusCode;
+      keepAlive = info.shouldKeepAlive;
+    };
+    parser[HTTPParser.kOnBody] = () => {};
+    parser[HTTPParser.kOnMessageComplete] = () => {
+      if (socket !== this.socket) return;
+      if (!keepAlive) this.drop();
+      this.finish(status);
+    };
     socket.on('data', (chunk: Buffer) => {
-      const parsed = this.parser.execute(chunk);
-      if (parsed instanceof Error) this.fail(socket);
+      if (socket === this.socket && parser.execute(chunk) instanceof Error) this.fail(socket);
+    });
+    // An answer without a length ends with its connection.
+    socket.on('end', () => {
+      if (socket === this.socket) parser.finish();
     });
     socket.on('error', () => this.fail(socket));
     socket.on('close', () => this.fail(socket));

@@ -251,8 +251,9 @@ export class ScreeningService {
    */
   private cacheLive(evaluated: readonly Evaluated[]): void {
     for (const e of evaluated) {
+      // A cache never fails its caller (ResultCache); the catch keeps a broken one from ending the process.
       if (!e.cached && e.cacheable)
-        void this.deps.cache.set(e.cacheKey, e.record.resultJson, RESULT_CACHE_TTL_MS);
+        this.deps.cache.set(e.cacheKey, e.record.resultJson, RESULT_CACHE_TTL_MS).catch(() => {});
     }
   }
 

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pacedLoad } from '../../bench/support/paced-load.js';
 
@@ -93,6 +93,26 @@ describe('paced load (bench/support/paced-load.ts)', () => {
     expect(figures.errors).toBe(0);
     expect(server.bodies).toHaveLength(30);
     expect(server.sockets.size).toBe(1);
+  });
+
+  it('reads an answer without a length to the end of its connection, and connects again', async () => {
+    let connections = 0;
+    const raw = net.createServer((socket) => {
+      connections++;
+      socket.once('data', () =>
+        socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n{"ok":1}'),
+      );
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+      const figures = await load(url, ['{}'], { rate: 100, seconds: 0.2, connections: 1 });
+
+      expect(figures.errors).toBe(0);
+      expect(connections).toBe(20);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
   });
 
   it('counts answers other than 200 and broken connections as errors, and goes on', async () => {

@@ -120,6 +120,9 @@ describeWithSharedBackends('screenings on three instances sharing one database a
     const live = await first.request('POST', '/v1/screen', { key, body });
     expect(live.status).toBe(200);
     expect(live.body.cache_hit).toBe(false);
+    // The answer does not wait for the cache write; the instance that sent it reads it back first
+    // (one Redis connection, in order), so it has reached Redis before the others are asked.
+    expect((await first.request('POST', '/v1/screen', { key, body })).body.cache_hit).toBe(true);
     for (const instance of [second, third]) {
       const repeated = await instance.request('POST', '/v1/screen', { key, body });
       expect(repeated.status).toBe(200);
