@@ -31,6 +31,8 @@ export interface SeenProviderRequest {
   query: URLSearchParams;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The client's port: requests with the same one came on the same connection. */
+  remotePort: number | undefined;
 }
 
 /** A fixed reply, or one computed from the request and how many requests the path had before it. */
@@ -118,6 +120,7 @@ export class ProviderServer {
       query: target.searchParams,
       headers: req.headers,
       body: Buffer.concat(chunks).toString('utf8'),
+      remotePort: req.socket.remotePort,
     };
     const previous = this.requestsTo(seen.path).length;
     this.requests.push(seen);
