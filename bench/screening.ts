@@ -4,7 +4,7 @@
  * with repeated queries (all cache hits), and GET /v1/health in the same run; on the embedded
  * default and on PostgreSQL + Redis when DATABASE_URL and REDIS_URL are set.
  *
- *   npm run bench:screening      # DURATION_SECONDS=15 CONNECTIONS=50 by default
+ *   npm run bench:screening      # DURATION_SECONDS=15 CONNECTIONS=50 PACED_RUNS=3 by default
  */
 import autocannon from 'autocannon';
 import { createSchema } from '../test/support/postgres-schema.js';
@@ -15,6 +15,15 @@ import { liftAccountLimits, type RunningService, startService, waitUntilHealthy 
 
 const DURATION_SECONDS = Number(process.env.DURATION_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
+/**
+ * Paced runs of live screenings at the target rate. A p99 of one 15 s run is decided by a handful
+ * of stalls (1% of 9,000 requests at 600/s is 90, about two stalls' worth), so it moved from 17 to
+ * 120 ms between runs of one build on one day (session 18): the table gives the run with the
+ * median p99, and the p99 of each.
+ */
+const PACED_RUNS = Number(process.env.PACED_RUNS ?? 3);
+/** A pause before each paced run, so it does not start with the queue a saturated run left. */
+const SETTLE_MS = 2_000;
 const LISTS_DIR = '../shared/data/lists';
 
 /** Requests per second, latencies in milliseconds, failed requests: one line of the table. */
@@ -58,7 +67,7 @@ async function run(service: RunningService, path: string, bodies?: string[]): Pr
  * flight at 600/s is 83 ms each on average). autocannon's own rate mode sends each connection's
  * share of a second in one burst (see bench/support/paced-load.ts), so it is not used for this.
  */
-function paced(service: RunningService, bodies: string[], rate: number): Promise<Figures> {
+function paced(service: RunningService, bodies: readonly string[], rate: number): Promise<Figures> {
   return pacedLoad({
     url: service.url,
     path: '/v1/screen',
@@ -68,6 +77,23 @@ function paced(service: RunningService, bodies: string[], rate: number): Promise
     durationSeconds: DURATION_SECONDS,
     connections: CONNECTIONS,
   });
+}
+
+/** Live screenings at the target rate: PACED_RUNS runs, each on bodies of its own, after a pause. */
+async function pacedRepeatedly(
+  service: RunningService,
+  bodies: readonly string[],
+  rate: number,
+): Promise<{ median: Figures; p99s: number[] }> {
+  const perRun = Math.ceil(rate * DURATION_SECONDS);
+  if (bodies.length < perRun * PACED_RUNS) throw new Error('Too few distinct bodies for the paced runs.');
+  const runs: Figures[] = [];
+  for (let i = 0; i < PACED_RUNS; i++) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    runs.push(await paced(service, bodies.slice(i * perRun, (i + 1) * perRun), rate));
+  }
+  const byP99 = [...runs].sort((a, b) => a.p99 - b.p99);
+  return { median: byP99[Math.floor((byP99.length - 1) / 2)]!, p99s: runs.map((run) => run.p99) };
 }
 
 function row(setup: string, what: string, f: Figures): string {
@@ -101,15 +127,20 @@ async function measure(
     const fresh = bodies.slice(100);
     const half = Math.floor(fresh.length / 2);
     const live = await run(service, '/v1/screen', fresh.slice(0, half));
-    const liveAtTarget = await paced(service, fresh.slice(half), targets.live);
+    const liveAtTarget = await pacedRepeatedly(service, fresh.slice(half), targets.live);
     const cached = await run(service, '/v1/screen', repeated);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const cachedAtTarget = await paced(service, repeated, targets.cached);
     const health = await run(service, '/v1/health');
     console.log(setup, { live, liveAtTarget, cached, cachedAtTarget, health });
     const ratio = (f: Figures) => `${((f.rps / health.rps) * 100).toFixed(0)}% of health`;
     return [
       row(setup, `distinct queries (live), as fast as it answers (${ratio(live)})`, live),
-      row(setup, `distinct queries (live), at ${targets.live}/s`, liveAtTarget),
+      row(
+        setup,
+        `distinct queries (live), at ${targets.live}/s (median of ${PACED_RUNS} runs by p99; p99s ${liveAtTarget.p99s.join(' / ')})`,
+        liveAtTarget.median,
+      ),
       row(setup, `repeated queries (cache hits), as fast as it answers (${ratio(cached)})`, cached),
       row(setup, `repeated queries (cache hits), at ${targets.cached}/s`, cachedAtTarget),
       row(setup, '`GET /v1/health`', health),
@@ -146,7 +177,8 @@ process, PostgreSQL + Redis with \`WORKERS=auto\` (one process per two cores: on
 ${DURATION_SECONDS} s per line over ${CONNECTIONS} connections: autocannon as fast as the service answers
 (throughput), then requests evenly paced at the target rate (latency at that throughput, each
 counted from the moment it was due, so no coordinated omission; bench/support/paced-load.ts, as
-autocannon's rate mode sends in bursts). Distinct queries are misspelt,
+autocannon's rate mode sends in bursts), each after a ${SETTLE_MS / 1000} s pause; live screenings at the
+target rate ${PACED_RUNS} times, the run with the median p99 shown. Distinct queries are misspelt,
 reordered and transliterated listed names mixed with unrelated names (no two alike, so no cache
 hits); repeated queries cycle over 100 already-cached ones. ${machineLine()}.
 Targets: embedded ≥ 600 screenings/s with p99 ≤ 25 ms; PostgreSQL + Redis ≥ 1,500/s with p99 ≤ 25 ms;
