@@ -21,7 +21,7 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
  * 120 ms between runs of one build on one day (session 18): the table gives the run with the
  * median p99, and the p99 of each.
  */
-const PACED_RUNS = Number(process.env.PACED_RUNS ?? 3);
+const PACED_RUNS = Math.max(1, Number(process.env.PACED_RUNS ?? 3));
 /** A pause before each paced run, so it does not start with the queue a saturated run left. */
 const SETTLE_MS = 2_000;
 const LISTS_DIR = '../shared/data/lists';
