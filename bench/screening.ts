@@ -6,6 +6,7 @@
  *
  *   npm run bench:screening      # DURATION_SECONDS=15 CONNECTIONS=50 PACED_RUNS=3 by default
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { createSchema } from '../test/support/postgres-schema.js';
 import { type PacedFigures, pacedLoad } from './support/paced-load.js';
@@ -61,13 +62,15 @@ async function run(service: RunningService, path: string, bodies?: string[]): Pr
 }
 
 /**
- * Live screenings at the target rate, evenly paced over at most the same number of connections,
- * each latency counted from the moment its request was due: how the latency targets are read (p99
- * at the target throughput, not at saturation, where 50 connections queue by construction: 50 in
+ * Screenings at a target rate, evenly paced over at most the same number of connections, each
+ * latency counted from the moment its request was due: how the latency targets are read (p99 at
+ * the target throughput, not at saturation, where 50 connections queue by construction: 50 in
  * flight at 600/s is 83 ms each on average). autocannon's own rate mode sends each connection's
  * share of a second in one burst (see bench/support/paced-load.ts), so it is not used for this.
+ * Each run starts after a pause (SETTLE_MS).
  */
-function paced(service: RunningService, bodies: readonly string[], rate: number): Promise<Figures> {
+async function paced(service: RunningService, bodies: readonly string[], rate: number): Promise<Figures> {
+  await delay(SETTLE_MS);
   return pacedLoad({
     url: service.url,
     path: '/v1/screen',
@@ -79,7 +82,7 @@ function paced(service: RunningService, bodies: readonly string[], rate: number)
   });
 }
 
-/** Live screenings at the target rate: PACED_RUNS runs, each on bodies of its own, after a pause. */
+/** Live screenings at the target rate: PACED_RUNS paced runs, each on bodies of its own. */
 async function pacedRepeatedly(
   service: RunningService,
   bodies: readonly string[],
@@ -89,7 +92,6 @@ async function pacedRepeatedly(
   if (bodies.length < perRun * PACED_RUNS) throw new Error('Too few distinct bodies for the paced runs.');
   const runs: Figures[] = [];
   for (let i = 0; i < PACED_RUNS; i++) {
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     runs.push(await paced(service, bodies.slice(i * perRun, (i + 1) * perRun), rate));
   }
   const byP99 = [...runs].sort((a, b) => a.p99 - b.p99);
@@ -129,7 +131,6 @@ async function measure(
     const live = await run(service, '/v1/screen', fresh.slice(0, half));
     const liveAtTarget = await pacedRepeatedly(service, fresh.slice(half), targets.live);
     const cached = await run(service, '/v1/screen', repeated);
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const cachedAtTarget = await paced(service, repeated, targets.cached);
     const health = await run(service, '/v1/health');
     console.log(setup, { live, liveAtTarget, cached, cachedAtTarget, health });
