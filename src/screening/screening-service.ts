@@ -16,7 +16,13 @@ import { assessRisk } from './risk.js';
 import { listScreenings, type ScreeningHistoryPage } from './screening-history.js';
 import { FLAGS_PER_SOURCE_LIMIT, RESULT_CACHE_TTL_MS } from './screening-policy.js';
 import { resolveScreeningRequest, type ScreeningRequest } from './screening-request.js';
-import { answerJson, type ScreeningResult, type StoredResult } from './screening-result.js';
+import {
+  answerBytes,
+  decodeResult,
+  encodeResult,
+  type ScreeningResult,
+  type StoredResult,
+} from './screening-result.js';
 import { findScreening, retentionCutoff, type ScreeningRecord, storeScreenings } from './screening-store.js';
 
 export interface ScreeningServiceDeps {
@@ -68,15 +74,15 @@ export type GroupRecordedWith = (
   screened: readonly { index: number; result: StoredResult }[],
 ) => Record<string, RawBuilder<unknown>>;
 
-/** A screening up to storing: a live one with its record, or a cache hit as the cached text. */
+/** A screening up to storing: a live one with its record, or a cache hit as the cached bytes. */
 type Evaluated = { started: number } & (
-  | { cached: true; resultJson: string }
+  | { cached: true; resultBytes: Buffer }
   | { cached: false; record: ScreeningRecord; cacheKey: string; cacheable: boolean }
 );
 
-/** A screening's answer as the route sends it: JSON text, with its `duration_ms` measured by the caller. */
+/** A screening's answer as the route sends it: UTF-8 JSON, with its `duration_ms` measured by the caller. */
 export interface ScreeningAnswer {
-  json(durationMs: number): string;
+  json(durationMs: number): Buffer;
 }
 
 /**
@@ -99,12 +105,12 @@ export class ScreeningService {
   }
 
   /**
-   * `screen` for an answer sent as it is: as JSON text, so a cache hit is never parsed and a live
-   * result never serialised a second time (see `answerJson`).
+   * `screen` for an answer sent as it is: as JSON bytes, so a cache hit is never decoded or parsed
+   * and a live result never serialised or encoded a second time (see `answerBytes`).
    */
   async screenToJson(key: ScreeningSubject, request: ScreeningRequest): Promise<ScreeningAnswer> {
     const evaluated = await this.screenOnce(key, request);
-    return { json: (durationMs) => answerJson(storedJsonOf(evaluated), evaluated.cached, durationMs) };
+    return { json: (durationMs) => answerBytes(storedBytesOf(evaluated), evaluated.cached, durationMs) };
   }
 
   private async screenOnce(key: ScreeningSubject, request: ScreeningRequest): Promise<Evaluated> {
@@ -181,7 +187,7 @@ export class ScreeningService {
       versions,
     );
     const cached = await this.deps.cache.get(cacheKey);
-    if (cached !== undefined) return { cached: true, resultJson: cached, started };
+    if (cached !== undefined) return { cached: true, resultBytes: cached, started };
 
     const outcome = await fanOut(resolved.sources, {
       entity: resolved.entity,
@@ -206,8 +212,8 @@ export class ScreeningService {
     };
     const record: ScreeningRecord = {
       result,
-      // Serialised once: stored, cached, answered and sent to webhooks as these same bytes.
-      resultJson: JSON.stringify(result),
+      // Serialised once: stored, cached and answered as these same bytes.
+      resultBytes: encodeResult(result),
       type: resolved.type,
       options: resolved.options,
       sourceErrors: outcome.source_errors,
@@ -253,7 +259,7 @@ export class ScreeningService {
     for (const e of evaluated) {
       // A cache never fails its caller (ResultCache); the catch keeps a broken one from ending the process.
       if (!e.cached && e.cacheable)
-        this.deps.cache.set(e.cacheKey, e.record.resultJson, RESULT_CACHE_TTL_MS).catch(() => {});
+        this.deps.cache.set(e.cacheKey, e.record.resultBytes, RESULT_CACHE_TTL_MS).catch(() => {});
     }
   }
 
@@ -288,12 +294,12 @@ function commitKey(subject: UsageSubject): string {
   return `${subject.accountId}|${subject.keyId ?? ''}|${subject.userId ?? ''}|${subject.plan}`;
 }
 
-function storedJsonOf(evaluated: Evaluated): string {
-  return evaluated.cached ? evaluated.resultJson : evaluated.record.resultJson;
+function storedBytesOf(evaluated: Evaluated): Buffer {
+  return evaluated.cached ? evaluated.resultBytes : evaluated.record.resultBytes;
 }
 
 function storedResultOf(evaluated: Evaluated): StoredResult {
-  return evaluated.cached ? (JSON.parse(evaluated.resultJson) as StoredResult) : evaluated.record.result;
+  return evaluated.cached ? decodeResult(evaluated.resultBytes) : evaluated.record.result;
 }
 
 function answer(evaluated: Evaluated): ScreeningResult {

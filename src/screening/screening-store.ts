@@ -8,8 +8,8 @@ import type { EffectiveOptions, QueryType, StoredResult } from './screening-resu
 
 export interface ScreeningRecord {
   result: StoredResult;
-  /** `result` as JSON, serialised once per screening for the row, the cache and the webhook payload. */
-  resultJson: string;
+  /** `result` as UTF-8 JSON (`encodeResult`), encoded once per screening for the row, the cache and the answer. */
+  resultBytes: Buffer;
   type: QueryType;
   options: EffectiveOptions;
   sourceErrors: SourceFailure[];
@@ -48,8 +48,9 @@ export async function storeScreenings(
     return;
   }
   const rows = records.map(
-    ({ result, resultJson, type, options, sourceErrors, sourceVersions }) => sql`(
-      ${result.id}::uuid, ${result.entity}, ${type}, ${JSON.stringify(options)}::jsonb, ${resultJson}::json,
+    // A buffer parameter goes in binary form, which for `json` is its UTF-8 text (checked as text is).
+    ({ result, resultBytes, type, options, sourceErrors, sourceVersions }) => sql`(
+      ${result.id}::uuid, ${result.entity}, ${type}, ${JSON.stringify(options)}::jsonb, ${resultBytes}::json,
       ${JSON.stringify(sourceErrors)}::jsonb, ${JSON.stringify(sourceVersions)}::jsonb, ${result.risk_score}::int,
       ${result.risk_level}, ${new Date(result.timestamp)}::timestamptz)`,
   );

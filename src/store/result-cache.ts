@@ -6,23 +6,23 @@ export const MEMORY_CACHE_MAX_ENTRIES = 10_000;
 export const MEMORY_CACHE_MAX_BYTES = 200 * 1024 * 1024;
 
 /**
- * A cache of serialised results with a time to live. It never fails its caller: a backend that
- * errs reads as a miss and drops the write, and `isUp()` tells health about it.
+ * A cache of serialised results (their UTF-8 JSON bytes) with a time to live. It never fails its
+ * caller: a backend that errs reads as a miss and drops the write, and `isUp()` tells health about
+ * it. Values are not copied: a caller must not change the bytes it cached or was answered.
  */
 export interface ResultCache {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, value: string, ttlMs: number): Promise<void>;
+  get(key: string): Promise<Buffer | undefined>;
+  set(key: string, value: Buffer, ttlMs: number): Promise<void>;
   isUp(): boolean;
 }
 
 /**
- * The cache of a single instance. Each result is kept as its UTF-8 bytes in a buffer of its own,
- * outside the V8 heap, not as a string: a live result (~10 KB of JSON) cached as a string was
- * copied by two young-generation collections and then stayed in the old generation for hours,
- * where every full collection traced it and V8 sized its heap room by it (docs/benchmarks.md,
- * "Soak"). Bytes of their own, not a slice of Node's shared pool, so a small result cannot keep a
- * pool slab alive. The price is an encoding per live screening (4-6 us for a 6 KB result, 12-18 us
- * when it holds non-Latin text, on the development machine) and a decoding per hit (1-6 us).
+ * The cache of a single instance. Each result is kept as the bytes it was given, outside the V8
+ * heap, not as a string: a live result (~10 KB of JSON) cached as a string was copied by two
+ * young-generation collections and then stayed in the old generation for hours, where every full
+ * collection traced it and V8 sized its heap room by it (docs/benchmarks.md, "Soak"). The service
+ * caches the buffer its result was encoded into (`encodeResult`), which is its own, not a slice of
+ * Node's shared pool, so a small result cannot keep a pool slab alive.
  */
 export class MemoryResultCache implements ResultCache {
   private readonly entries: LRUCache<string, Buffer>;
@@ -35,14 +35,12 @@ export class MemoryResultCache implements ResultCache {
     });
   }
 
-  async get(key: string): Promise<string | undefined> {
-    return this.entries.get(key)?.toString('utf8');
+  async get(key: string): Promise<Buffer | undefined> {
+    return this.entries.get(key);
   }
 
-  async set(key: string, value: string, ttlMs: number): Promise<void> {
-    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(value, 'utf8'));
-    bytes.write(value, 'utf8');
-    this.entries.set(key, bytes, { ttl: ttlMs });
+  async set(key: string, value: Buffer, ttlMs: number): Promise<void> {
+    this.entries.set(key, value, { ttl: ttlMs });
   }
 
   isUp(): boolean {
@@ -56,16 +54,16 @@ export class RedisResultCache implements ResultCache {
     private readonly keyPrefix: string,
   ) {}
 
-  async get(key: string): Promise<string | undefined> {
+  async get(key: string): Promise<Buffer | undefined> {
     if (!this.isUp()) return undefined;
     try {
-      return (await this.redis.get(this.keyPrefix + key)) ?? undefined;
+      return (await this.redis.getBuffer(this.keyPrefix + key)) ?? undefined;
     } catch {
       return undefined;
     }
   }
 
-  async set(key: string, value: string, ttlMs: number): Promise<void> {
+  async set(key: string, value: Buffer, ttlMs: number): Promise<void> {
     if (!this.isUp()) return;
     try {
       await this.redis.set(this.keyPrefix + key, value, 'PX', ttlMs);

@@ -101,10 +101,10 @@ export function screenRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const answer = await ctx.screening.screenToJson(request.apiKey!, request.body);
-      // The answer is already JSON (see answerJson): nothing is serialised after this, so
-      // duration_ms, measured here, runs from the request's receipt to its response being sent.
+      // The answer is already JSON bytes (see answerBytes): nothing is serialised or encoded after
+      // this, so duration_ms, measured here, runs from the request's receipt to its response being sent.
       const json = answer.json(roundMilliseconds(reply.elapsedTime));
-      // A string payload is sent as it is; the typed reply only knows the object form.
+      // A buffer payload is sent as it is; the typed reply only knows the object form.
       return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  answerBytes,
+  decodeResult,
+  encodeResult,
+  type StoredResult,
+} from '../../../src/screening/screening-result.js';
+
+const stored: StoredResult = {
+  id: '0b6f4f55-3f0e-4b8e-9a57-2c1f1f0a9d11',
+  entity: 'acme "duration_ms": trading',
+  risk_score: 60,
+  risk_level: 'high',
+  flags: [
+    {
+      type: 'sanctions',
+      source: 'ofac_sdn',
+      list: 'OFAC SDN',
+      match_score: 1,
+      details: { remarks: ',"duration_ms":12}', duration_ms: 5 },
+    },
+  ],
+  sources_queried: ['ofac_sdn'],
+  sources_matched: ['ofac_sdn'],
+  timestamp: '2026-11-24T10:00:00.000Z',
+  duration_ms: 41.5,
+};
+
+const answered = (bytes: Buffer) => JSON.parse(bytes.toString('utf8'));
+
+describe('a screening answered from its stored JSON bytes', () => {
+  it("is the stored result with this answer's cache_hit and duration_ms, whatever the values hold", () => {
+    for (const cacheHit of [true, false]) {
+      const bytes = answerBytes(encodeResult(stored), cacheHit, 3.25);
+      expect(answered(bytes)).toEqual({ ...stored, cache_hit: cacheHit, duration_ms: 3.25 });
+    }
+  });
+
+  it('keeps every script and character exactly, through the bytes and back', () => {
+    const names = ['صدام حسين', 'Ṣaddām Ḥusayn', '金正恩', 'Ким Чен Ын', '🛳️', 'Jose\u0301', 'İstanbul'];
+    const result = {
+      ...stored,
+      entity: names.join(' '),
+      flags: [{ ...stored.flags[0]!, details: { names } }],
+    };
+    const bytes = encodeResult(result);
+    expect(decodeResult(bytes)).toEqual(result);
+    expect(answered(answerBytes(bytes, true, 1))).toEqual({ ...result, cache_hit: true, duration_ms: 1 });
+  });
+
+  it('leaves the stored bytes as they were', () => {
+    const bytes = encodeResult(stored);
+    const before = Buffer.from(bytes);
+    answerBytes(bytes, true, 9);
+    expect(bytes.equals(before)).toBe(true);
+  });
+
+  it('takes the long way for bytes whose last key is not duration_ms, with the same answer', () => {
+    const { duration_ms, ...rest } = stored;
+    const reordered = Buffer.from(JSON.stringify({ duration_ms, ...rest }), 'utf8');
+    expect(answered(answerBytes(reordered, true, 7))).toEqual({ ...stored, cache_hit: true, duration_ms: 7 });
+  });
+});
