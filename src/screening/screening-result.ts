@@ -38,7 +38,8 @@ export interface EffectiveOptions {
 export function encodeResult(result: StoredResult): Buffer {
   const json = JSON.stringify(result);
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json, 'utf8'));
-  bytes.write(json, 'utf8');
+  // The buffer is not zeroed: a short write would send uninitialised memory everywhere it goes.
+  if (bytes.write(json, 'utf8') !== bytes.length) throw new Error('A result was not encoded whole.');
   return bytes;
 }
 
@@ -51,16 +52,35 @@ export function encodeResult(result: StoredResult): Buffer {
  * 0.15-0.20 ms per hit, docs/benchmarks.md).
  */
 export function answerBytes(stored: Buffer, cacheHit: boolean, durationMs: number): Buffer {
-  const at = stored.lastIndexOf(DURATION_KEY);
-  // The key is ASCII, so the rest is read back as the characters it was written as.
-  const rest = at < 0 ? '' : stored.toString('latin1', at + DURATION_KEY.length);
+  const at = durationKeyAt(stored);
   // Anything else (bytes not written by this service) goes the long way.
-  if (!STORED_DURATION.test(rest)) {
+  if (at < 0) {
     const result = JSON.parse(stored.toString('utf8')) as StoredResult;
     return Buffer.from(JSON.stringify({ ...result, cache_hit: cacheHit, duration_ms: durationMs }), 'utf8');
   }
   const tail = `,"cache_hit":${cacheHit}${DURATION_KEY}${JSON.stringify(durationMs)}}`;
   return Buffer.concat([stored.subarray(0, at), Buffer.from(tail, 'latin1')]);
+}
+
+/**
+ * Whether bytes end as `encodeResult` ends a result (with its `duration_ms`): a cached value that
+ * does not (a foreign or damaged one) is better treated as a miss than answered, or failed, after
+ * its screening was counted.
+ */
+export function looksLikeStoredResult(bytes: Buffer): boolean {
+  return durationKeyAt(bytes) >= 0;
+}
+
+/**
+ * Where the result's last key, `duration_ms`, starts, when only its number and the object's end
+ * follow it; -1 otherwise. Every byte of a multi-byte UTF-8 character is 0x80 or more, so the ASCII
+ * key is only ever found on a character boundary, and such bytes read as Latin-1 cannot match the
+ * number's pattern.
+ */
+function durationKeyAt(bytes: Buffer): number {
+  const at = bytes.lastIndexOf(DURATION_KEY);
+  if (at < 0) return -1;
+  return STORED_DURATION.test(bytes.toString('latin1', at + DURATION_KEY.length)) ? at : -1;
 }
 
 /** The stored result the bytes hold (for callers that need it as an object: batch items, the console). */

@@ -20,6 +20,7 @@ import {
   answerBytes,
   decodeResult,
   encodeResult,
+  looksLikeStoredResult,
   type ScreeningResult,
   type StoredResult,
 } from './screening-result.js';
@@ -187,7 +188,8 @@ export class ScreeningService {
       versions,
     );
     const cached = await this.deps.cache.get(cacheKey);
-    if (cached !== undefined) return { cached: true, resultBytes: cached, started };
+    if (cached !== undefined && looksLikeStoredResult(cached))
+      return { cached: true, resultBytes: cached, started };
 
     const outcome = await fanOut(resolved.sources, {
       entity: resolved.entity,
@@ -212,7 +214,7 @@ export class ScreeningService {
     };
     const record: ScreeningRecord = {
       result,
-      // Serialised once: stored, cached and answered as these same bytes.
+      // Serialised once: stored (the webhook body is made from the stored row), cached and answered as these same bytes.
       resultBytes: encodeResult(result),
       type: resolved.type,
       options: resolved.options,

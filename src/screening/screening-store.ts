@@ -8,7 +8,7 @@ import type { EffectiveOptions, QueryType, StoredResult } from './screening-resu
 
 export interface ScreeningRecord {
   result: StoredResult;
-  /** `result` as UTF-8 JSON (`encodeResult`), encoded once per screening for the row, the cache and the answer. */
+  /** `result` as UTF-8 JSON (`encodeResult`), encoded once for the row (and the webhook body made from it), the cache and the answer. */
   resultBytes: Buffer;
   type: QueryType;
   options: EffectiveOptions;
@@ -48,7 +48,8 @@ export async function storeScreenings(
     return;
   }
   const rows = records.map(
-    // A buffer parameter goes in binary form, which for `json` is its UTF-8 text (checked as text is).
+    // A buffer parameter goes in binary form, which for `json` is its UTF-8 text, checked as text is
+    // (`json_recv`); for `jsonb` it would not be (its binary form starts with a version byte).
     ({ result, resultBytes, type, options, sourceErrors, sourceVersions }) => sql`(
       ${result.id}::uuid, ${result.entity}, ${type}, ${JSON.stringify(options)}::jsonb, ${resultBytes}::json,
       ${JSON.stringify(sourceErrors)}::jsonb, ${JSON.stringify(sourceVersions)}::jsonb, ${result.risk_score}::int,

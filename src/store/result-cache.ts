@@ -40,7 +40,7 @@ export class MemoryResultCache implements ResultCache {
   }
 
   async set(key: string, value: Buffer, ttlMs: number): Promise<void> {
-    this.entries.set(key, value, { ttl: ttlMs });
+    this.entries.set(key, ownBytes(value), { ttl: ttlMs });
   }
 
   isUp(): boolean {
@@ -75,4 +75,16 @@ export class RedisResultCache implements ResultCache {
   isUp(): boolean {
     return this.redis.status === 'ready';
   }
+}
+
+/**
+ * The bytes in a buffer of their own: a view into a larger one (a slab of Node's shared pool) would
+ * keep all of it alive while counted as the view. The service's results (`encodeResult`) already
+ * are, and are kept as they are.
+ */
+function ownBytes(value: Buffer): Buffer {
+  if (value.byteLength === value.buffer.byteLength) return value;
+  const own = Buffer.allocUnsafeSlow(value.byteLength);
+  value.copy(own);
+  return own;
 }

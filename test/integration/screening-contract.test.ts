@@ -286,6 +286,32 @@ describe.each(backends())('screening cache and list versions ($name)', (shared) 
     }
   });
 
+  it('screens live, and counts once, when the cache holds something that is not a stored result', async () => {
+    const { backend, drop } = await isolatedBackend(shared);
+    // A cache whose every value is foreign or damaged (another program's key, a truncated write).
+    const foreign: ResultCache = {
+      get: async () => Buffer.from('{"id":"not one of ours","duration_ms":"soon"', 'utf8'),
+      set: async () => {},
+      isUp: () => true,
+    };
+    const { api } = await startWithScreening(backend, { cache: foreign });
+    try {
+      await api.runtime.ctx.lists.settled();
+      const { key } = await api.createAccount();
+      const body = { query: 'Saddam Hussein Al-Tikriti', type: 'person' };
+      for (let i = 0; i < 2; i++) {
+        const response = await api.request('POST', '/v1/screen', { key, body });
+        expect(response.status).toBe(200);
+        expect(response.body).toMatchObject({ cache_hit: false, entity: 'saddam hussein al-tikriti' });
+        expect(response.body.flags.length).toBeGreaterThan(0);
+      }
+      expect((await api.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(2);
+    } finally {
+      await api.close();
+      await drop();
+    }
+  });
+
   it('does not answer from the cache after the list changed version', async () => {
     const { backend, drop } = await isolatedBackend(shared);
     const server = await ListServer.start();

@@ -34,6 +34,21 @@ describe('the in-memory result cache', () => {
     expect(textOf(await cache.get('e'))).toBe('金正恩金');
   });
 
+  it('keeps a buffer of its own as it is, and copies a view into a shared one', async () => {
+    const cache = new MemoryResultCache();
+    const own = Buffer.allocUnsafeSlow(4);
+    own.write('{"a"');
+    await cache.set('own', own, HOUR_MS);
+    expect(await cache.get('own')).toBe(own);
+    // A small Buffer.from is a view into Node's 8 KB pool: kept, it would hold the whole slab.
+    const view = utf8('{"pooled":true}');
+    expect(view.buffer.byteLength).toBeGreaterThan(view.byteLength);
+    await cache.set('view', view, HOUR_MS);
+    const kept = await cache.get('view');
+    expect(kept?.buffer.byteLength).toBe(view.byteLength);
+    expect(textOf(kept)).toBe('{"pooled":true}');
+  });
+
   it('forgets a result once its time to live has passed', async () => {
     const cache = new MemoryResultCache();
     await cache.set('short', utf8('{"ttl":"short"}'), 5);

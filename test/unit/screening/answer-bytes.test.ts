@@ -3,6 +3,7 @@ import {
   answerBytes,
   decodeResult,
   encodeResult,
+  looksLikeStoredResult,
   type StoredResult,
 } from '../../../src/screening/screening-result.js';
 
@@ -36,6 +37,14 @@ describe('a screening answered from its stored JSON bytes', () => {
     }
   });
 
+  it('is the stored bytes up to duration_ms and a new tail, without re-serialising the result', () => {
+    const json = JSON.stringify(stored);
+    const head = json.slice(0, json.lastIndexOf(',"duration_ms":'));
+    expect(answerBytes(encodeResult(stored), true, 3.25).toString('utf8')).toBe(
+      `${head},"cache_hit":true,"duration_ms":3.25}`,
+    );
+  });
+
   it('keeps every script and character exactly, through the bytes and back', () => {
     const names = ['صدام حسين', 'Ṣaddām Ḥusayn', '金正恩', 'Ким Чен Ын', '🛳️', 'Jose\u0301', 'İstanbul'];
     const result = {
@@ -59,5 +68,21 @@ describe('a screening answered from its stored JSON bytes', () => {
     const { duration_ms, ...rest } = stored;
     const reordered = Buffer.from(JSON.stringify({ duration_ms, ...rest }), 'utf8');
     expect(answered(answerBytes(reordered, true, 7))).toEqual({ ...stored, cache_hit: true, duration_ms: 7 });
+  });
+});
+
+describe('what the cache may answer from', () => {
+  it('is a stored result, and not bytes that end otherwise (foreign, damaged or cut short)', () => {
+    expect(looksLikeStoredResult(encodeResult(stored))).toBe(true);
+    const json = JSON.stringify(stored);
+    for (const other of [
+      '',
+      'not json at all',
+      json.slice(0, -1),
+      json.slice(0, 40),
+      `${json.slice(0, -1)}é}`,
+      JSON.stringify({ ...stored, duration_ms: 'soon' }),
+    ])
+      expect(looksLikeStoredResult(Buffer.from(other, 'utf8'))).toBe(false);
   });
 });
