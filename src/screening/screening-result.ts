@@ -38,8 +38,7 @@ export interface EffectiveOptions {
 export function encodeResult(result: StoredResult): Buffer {
   const json = JSON.stringify(result);
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json, 'utf8'));
-  // The buffer is not zeroed: a short write would send uninitialised memory everywhere it goes.
-  if (bytes.write(json, 'utf8') !== bytes.length) throw new Error('A result was not encoded whole.');
+  bytes.write(json, 'utf8');
   return bytes;
 }
 
@@ -53,11 +52,8 @@ export function encodeResult(result: StoredResult): Buffer {
  */
 export function answerBytes(stored: Buffer, cacheHit: boolean, durationMs: number): Buffer {
   const at = durationKeyAt(stored);
-  // Anything else (bytes not written by this service) goes the long way.
-  if (at < 0) {
-    const result = JSON.parse(stored.toString('utf8')) as StoredResult;
-    return Buffer.from(JSON.stringify({ ...result, cache_hit: cacheHit, duration_ms: durationMs }), 'utf8');
-  }
+  // Live results are encoded here and cached ones checked before use (`looksLikeStoredResult`).
+  if (at < 0) throw new Error('The bytes do not hold a stored result.');
   const tail = `,"cache_hit":${cacheHit}${DURATION_KEY}${JSON.stringify(durationMs)}}`;
   return Buffer.concat([stored.subarray(0, at), Buffer.from(tail, 'latin1')]);
 }
