@@ -3,8 +3,12 @@
  * process with every list of ../shared/data/lists loaded, distinct live screenings evenly paced at
  * a rate it sustains, and per screening: the CPU of its main thread, of the matching thread (the
  * busiest other thread) and of every other thread (V8's garbage-collection and compiler helpers,
- * libuv's pool), with the main thread's garbage collections read from V8's own trace. It prints
- * and writes nothing else: the figures of docs/benchmarks.md come from the runs its notes name.
+ * libuv's pool), with the main thread's garbage collections read from V8's own trace. Then the
+ * whole machine's budget: the CPU that PostgreSQL, Redis and the load generator spent per screening
+ * besides, their sum, and the throughput that sum allows on this machine's cores (its ceiling,
+ * whatever the latency), against the busy time /proc/stat counted. It prints and writes nothing
+ * else: the figures of docs/benchmarks.md come from the runs its notes name. On an otherwise idle
+ * machine: every postgres and redis-server process counts.
  *
  *   npm run build && npm run bench:screening-cost
  *   ENTRIES=dist/main.js,../before/dist/main.js ROUNDS=2 npm run bench:screening-cost
@@ -14,10 +18,11 @@
  * SECONDS (10) of each run, after 3 s of warm-up. PostgreSQL + Redis when DATABASE_URL and
  * REDIS_URL are set (a schema of its own, dropped at the end), else the embedded default.
  */
+import os from 'node:os';
 import { createSchema } from '../test/support/postgres-schema.js';
 import { summariseMainIsolateGc } from './support/gc-trace.js';
 import { pacedLoad } from './support/paced-load.js';
-import { cpuBetween, threadCpuMs } from './support/proc-cpu.js';
+import { cpuBetween, machineBusyMs, processesCpuMs, threadCpuMs } from './support/proc-cpu.js';
 import { distinctScreeningBodies } from './support/screening-bodies.js';
 import { liftAccountLimits, startService, waitUntilHealthy } from './support/service.js';
 
@@ -51,28 +56,72 @@ async function measure(entry: string, database: Record<string, string>, bodies: 
       });
     await load(0, WARM_UP_SECONDS);
     const before = threadCpuMs(service.pid);
+    const othersBefore = otherPartiesCpuMs();
     const gcFrom = service.output().length;
     const figures = await load(RATE * WARM_UP_SECONDS, SECONDS);
     const cpu = cpuBetween(service.pid, before, threadCpuMs(service.pid));
+    const others = otherPartiesCpuMs(othersBefore);
     const gc = summariseMainIsolateGc(service.output(), gcFrom, service.pid);
     // Per screening answered: a refused request screens nothing.
     const screenings = Math.round(RATE * SECONDS) - figures.errors;
     if (screenings <= 0) throw new Error(`${entry}: no screening was answered.`);
     const per = (ms: number) => (ms / screenings).toFixed(3);
-    return [
-      entry,
-      `${figures.rps.toFixed(0)}/s`,
-      `p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, errors ${figures.errors}`,
-      `CPU ms per screening: main ${per(cpu.main)}, matching ${per(cpu.busiestOther)}, others ${per(cpu.rest)}`,
-      `main thread GC: ${gc.scavenges} scavenges, ${gc.scavengePauseMs.toFixed(0)} ms paused (longest ${gc.longestScavengeMs.toFixed(1)}), ` +
-        `${(gc.promotedBytes / screenings / 1024).toFixed(1)} KB promoted per screening, ` +
-        `${gc.markCompacts} mark-compacts (${gc.markCompactPauseMs.toFixed(0)} ms paused), helpers ${gc.backgroundMs.toFixed(0)} ms`,
-    ].join(' | ');
+    const everyParty =
+      cpu.main + cpu.busiestOther + cpu.rest + others.postgres + others.redis + others.loadGenerator;
+    return (
+      [
+        entry,
+        `${figures.rps.toFixed(0)}/s`,
+        `p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, errors ${figures.errors}`,
+        `CPU ms per screening: main ${per(cpu.main)}, matching ${per(cpu.busiestOther)}, others ${per(cpu.rest)}`,
+        `main thread GC: ${gc.scavenges} scavenges, ${gc.scavengePauseMs.toFixed(0)} ms paused (longest ${gc.longestScavengeMs.toFixed(1)}), ` +
+          `${(gc.promotedBytes / screenings / 1024).toFixed(1)} KB promoted per screening, ` +
+          `${gc.markCompacts} mark-compacts (${gc.markCompactPauseMs.toFixed(0)} ms paused), helpers ${gc.backgroundMs.toFixed(0)} ms`,
+      ].join(' | ') +
+      `\n  whole machine, CPU ms per screening: service ${per(cpu.main + cpu.busiestOther + cpu.rest)}, ` +
+      `PostgreSQL ${per(others.postgres)}, Redis ${per(others.redis)}, load generator ${per(others.loadGenerator)}, ` +
+      `sum ${per(everyParty)} -> at most ${Math.floor((CORES * 1000 * screenings) / everyParty)} screenings/s on ${CORES} cores; ` +
+      `machine busy ${per(others.machine)} (${((others.machine / (CORES * others.wallMs)) * 100).toFixed(0)}%)`
+    );
   } finally {
     await service.stop();
   }
 }
 
+interface OtherPartiesCpu {
+  /** Not CPU: the time the reading covers. */
+  wallMs: number;
+  postgres: number;
+  redis: number;
+  /** This process: the paced load's client. */
+  loadGenerator: number;
+  machine: number;
+}
+
+/**
+ * The CPU time of everything else a screening costs the machine (ms): the database and cache
+ * servers and the load generator, which share its cores with the service; since `from` if given.
+ */
+function otherPartiesCpuMs(from?: OtherPartiesCpu): OtherPartiesCpu {
+  const own = process.cpuUsage();
+  const now = {
+    wallMs: performance.now(),
+    postgres: processesCpuMs(/^postgres/),
+    redis: processesCpuMs(/^redis-server/),
+    loadGenerator: (own.user + own.system) / 1000,
+    machine: machineBusyMs(),
+  };
+  if (!from) return now;
+  return {
+    wallMs: now.wallMs - from.wallMs,
+    postgres: now.postgres - from.postgres,
+    redis: now.redis - from.redis,
+    loadGenerator: now.loadGenerator - from.loadGenerator,
+    machine: now.machine - from.machine,
+  };
+}
+
+const CORES = os.availableParallelism();
 const bodies = distinctScreeningBodies(RATE * (WARM_UP_SECONDS + SECONDS), 20261126);
 const onPostgres = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 

@@ -47,3 +47,34 @@ export function cpuBetween(
   const rest = others.slice(1).reduce((sum, ms) => sum + ms, 0);
   return { main: (after.get(pid) ?? 0) - (before.get(pid) ?? 0), busiestOther: others[0] ?? 0, rest };
 }
+
+/**
+ * CPU time (ms) of every process whose command name matches, all threads together: the database
+ * and cache servers a screening also spends time in (`postgres` backends, `redis-server`). Counts
+ * whatever else those servers do meanwhile, so measure on an otherwise idle machine.
+ */
+export function processesCpuMs(commandName: RegExp): number {
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (!commandName.test(fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim())) continue;
+      total += cpuMsOfStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total;
+}
+
+/** The whole machine's busy CPU time (ms, every core: user, nice, system, interrupts, steal) from /proc/stat. */
+export function machineBusyMs(): number {
+  const [user, nice, system, , , irq, softirq, steal] = fs
+    .readFileSync('/proc/stat', 'utf8')
+    .split('\n', 1)[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return (user! + nice! + system! + irq! + softirq! + steal!) * MS_PER_TICK;
+}
