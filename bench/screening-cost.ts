@@ -15,8 +15,9 @@
  *
  * ENTRIES: built entries to measure, in turn, ROUNDS times (this machine's speed drifts from minute
  * to minute, so two builds are compared alternating, never one after the other); RATE (300/s) and
- * SECONDS (10) of each run, after 3 s of warm-up. PostgreSQL + Redis when DATABASE_URL and
- * REDIS_URL are set (a schema of its own, dropped at the end), else the embedded default.
+ * SECONDS (10) of each run, after 3 s of warm-up; QUERIES=repeated for cache hits (below).
+ * PostgreSQL + Redis when DATABASE_URL and REDIS_URL are set (a schema of its own, dropped at the
+ * end), else the embedded default.
  */
 import os from 'node:os';
 import { createSchema } from '../test/support/postgres-schema.js';
@@ -122,7 +123,20 @@ function otherPartiesCpuMs(from?: OtherPartiesCpu): OtherPartiesCpu {
 }
 
 const CORES = os.availableParallelism();
-const bodies = distinctScreeningBodies(RATE * (WARM_UP_SECONDS + SECONDS), 20261126);
+/**
+ * QUERIES=repeated measures cache hits instead: 100 queries in turn, as bench:screening's repeated
+ * queries, screened live once during the warm-up and answered from the cache after it.
+ */
+const REPEATED_QUERIES = 100;
+const repeated = process.env.QUERIES === 'repeated';
+const distinct = distinctScreeningBodies(
+  repeated ? REPEATED_QUERIES : RATE * (WARM_UP_SECONDS + SECONDS),
+  20261126,
+);
+// One body per request of the warm-up and of the run, which starts where the warm-up ended.
+const bodies = repeated
+  ? Array.from({ length: RATE * (WARM_UP_SECONDS + SECONDS) }, (_, i) => distinct[i % REPEATED_QUERIES]!)
+  : distinct;
 const onPostgres = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 
 /** The service's database: on PostgreSQL a schema of its own per run, so each starts as new. */
@@ -139,6 +153,7 @@ async function withDatabase(run: (database: Record<string, string>) => Promise<s
 for (let round = 1; round <= ROUNDS; round++) {
   for (const entry of ENTRIES) {
     const line = await withDatabase((database) => measure(entry, database, bodies));
-    console.log(`${onPostgres ? 'PostgreSQL + Redis' : 'embedded'}, round ${round}: ${line}`);
+    const setup = `${onPostgres ? 'PostgreSQL + Redis' : 'embedded'}${repeated ? ', cache hits' : ''}`;
+    console.log(`${setup}, round ${round}: ${line}`);
   }
 }
