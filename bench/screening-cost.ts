@@ -57,18 +57,18 @@ async function measure(entry: string, database: Record<string, string>, bodies: 
       });
     await load(0, WARM_UP_SECONDS);
     const before = threadCpuMs(service.pid);
-    const othersBefore = otherPartiesCpuMs();
+    const othersBefore = readOtherParties();
     const gcFrom = service.output().length;
     const figures = await load(RATE * WARM_UP_SECONDS, SECONDS);
     const cpu = cpuBetween(service.pid, before, threadCpuMs(service.pid));
-    const others = otherPartiesCpuMs(othersBefore);
+    const others = since(othersBefore, readOtherParties());
     const gc = summariseMainIsolateGc(service.output(), gcFrom, service.pid);
     // Per screening answered: a refused request screens nothing.
     const screenings = Math.round(RATE * SECONDS) - figures.errors;
     if (screenings <= 0) throw new Error(`${entry}: no screening was answered.`);
     const per = (ms: number) => (ms / screenings).toFixed(3);
-    const everyParty =
-      cpu.main + cpu.busiestOther + cpu.rest + others.postgres + others.redis + others.loadGenerator;
+    const serviceCpu = cpu.main + cpu.busiestOther + cpu.rest;
+    const everyParty = serviceCpu + others.postgres + others.redis + others.loadGenerator;
     return (
       [
         entry,
@@ -79,7 +79,7 @@ async function measure(entry: string, database: Record<string, string>, bodies: 
           `${(gc.promotedBytes / screenings / 1024).toFixed(1)} KB promoted per screening, ` +
           `${gc.markCompacts} mark-compacts (${gc.markCompactPauseMs.toFixed(0)} ms paused), helpers ${gc.backgroundMs.toFixed(0)} ms`,
       ].join(' | ') +
-      `\n  whole machine, CPU ms per screening: service ${per(cpu.main + cpu.busiestOther + cpu.rest)}, ` +
+      `\n  whole machine, CPU ms per screening: service ${per(serviceCpu)}, ` +
       `PostgreSQL ${per(others.postgres)}, Redis ${per(others.redis)}, load generator ${per(others.loadGenerator)}, ` +
       `sum ${per(everyParty)} -> at most ${Math.floor((CORES * 1000 * screenings) / everyParty)} screenings/s on ${CORES} cores; ` +
       `machine busy ${per(others.machine)} (${((others.machine / (CORES * others.wallMs)) * 100).toFixed(0)}%)`
@@ -90,7 +90,7 @@ async function measure(entry: string, database: Record<string, string>, bodies: 
 }
 
 interface OtherPartiesCpu {
-  /** Not CPU: the time the reading covers. */
+  /** Not CPU: wall-clock time, the instant of a reading, the span between two (`since`). */
   wallMs: number;
   postgres: number;
   redis: number;
@@ -100,26 +100,24 @@ interface OtherPartiesCpu {
 }
 
 /**
- * The CPU time of everything else a screening costs the machine (ms): the database and cache
- * servers and the load generator, which share its cores with the service; since `from` if given.
+ * The CPU time so far of everything else a screening costs the machine (ms): the database and
+ * cache servers and the load generator, which share its cores with the service.
  */
-function otherPartiesCpuMs(from?: OtherPartiesCpu): OtherPartiesCpu {
+function readOtherParties(): OtherPartiesCpu {
   const own = process.cpuUsage();
-  const now = {
+  return {
     wallMs: performance.now(),
     postgres: processesCpuMs(/^postgres/),
     redis: processesCpuMs(/^redis-server/),
     loadGenerator: (own.user + own.system) / 1000,
     machine: machineBusyMs(),
   };
-  if (!from) return now;
-  return {
-    wallMs: now.wallMs - from.wallMs,
-    postgres: now.postgres - from.postgres,
-    redis: now.redis - from.redis,
-    loadGenerator: now.loadGenerator - from.loadGenerator,
-    machine: now.machine - from.machine,
-  };
+}
+
+function since(before: OtherPartiesCpu, after: OtherPartiesCpu): OtherPartiesCpu {
+  const difference = { ...after };
+  for (const key of Object.keys(after) as (keyof OtherPartiesCpu)[]) difference[key] -= before[key];
+  return difference;
 }
 
 const CORES = os.availableParallelism();
@@ -129,14 +127,14 @@ const CORES = os.availableParallelism();
  */
 const REPEATED_QUERIES = 100;
 const repeated = process.env.QUERIES === 'repeated';
-const distinct = distinctScreeningBodies(
+const queries = distinctScreeningBodies(
   repeated ? REPEATED_QUERIES : RATE * (WARM_UP_SECONDS + SECONDS),
   20261126,
 );
 // One body per request of the warm-up and of the run, which starts where the warm-up ended.
 const bodies = repeated
-  ? Array.from({ length: RATE * (WARM_UP_SECONDS + SECONDS) }, (_, i) => distinct[i % REPEATED_QUERIES]!)
-  : distinct;
+  ? Array.from({ length: RATE * (WARM_UP_SECONDS + SECONDS) }, (_, i) => queries[i % REPEATED_QUERIES]!)
+  : queries;
 const onPostgres = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 
 /** The service's database: on PostgreSQL a schema of its own per run, so each starts as new. */
