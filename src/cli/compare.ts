@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline';
-import { compareNames, type QueryType } from '../matching/index.js';
+import { compareNames, QUERY_TYPES, type QueryType } from '../matching/index.js';
 
 /**
- * `screening compare [--type person|entity] "NAME A" "NAME B"` prints one comparison as JSON;
+ * `screening compare [--type person|organization|vessel|aircraft|entity] "NAME A" "NAME B"` prints one comparison as JSON;
  * `screening compare --jsonl` reads `{"a", "b", "type"}` lines from stdin and writes one `{"score"}`
  * line per input line, in order, so evaluations over thousands of pairs run in one process.
  */
@@ -14,10 +14,10 @@ export interface CompareIo {
 }
 
 const USAGE =
-  'usage: screening compare [--type person|entity] "NAME A" "NAME B"\n       screening compare --jsonl < pairs.jsonl\n';
+  'usage: screening compare [--type person|organization|vessel|aircraft|entity] "NAME A" "NAME B"\n       screening compare --jsonl < pairs.jsonl\n';
 
 function parseType(value: unknown): QueryType | null {
-  return value === 'person' || value === 'entity' ? value : null;
+  return (QUERY_TYPES as readonly unknown[]).includes(value) ? (value as QueryType) : null;
 }
 
 interface ParsedArgs {
@@ -34,7 +34,8 @@ function parseArgs(args: string[]): ParsedArgs | string {
     else if (arg === '--type' || arg.startsWith('--type=')) {
       const value = arg === '--type' ? args[++i] : arg.slice('--type='.length);
       const type = parseType(value);
-      if (!type) return `invalid --type ${JSON.stringify(value ?? '')}: expected person or entity`;
+      if (!type)
+        return `invalid --type ${JSON.stringify(value ?? '')}: expected person, organization, vessel, aircraft or entity`;
       parsed.type = type;
     } else if (arg === '--help' || arg === '-h') return '';
     else if (arg.startsWith('--') && arg !== '--') return `unknown option ${arg}`;
@@ -51,7 +52,8 @@ function compareLine(line: string, defaultType: QueryType): string {
     if (typeof input.a !== 'string' || typeof input.b !== 'string')
       return JSON.stringify({ error: 'a and b must be strings' });
     const type = input.type === undefined ? defaultType : parseType(input.type);
-    if (!type) return JSON.stringify({ error: 'type must be person or entity' });
+    if (!type)
+      return JSON.stringify({ error: 'type must be person, organization, vessel, aircraft or entity' });
     return JSON.stringify({ score: compareNames(input.a, input.b, type).score });
   } catch {
     return JSON.stringify({ error: 'invalid JSON line' });

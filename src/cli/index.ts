@@ -11,7 +11,7 @@ screening serve [--workers N]
 ${ADMIN_USAGE}
 ${LISTS_USAGE}
 screening audit verify [--account ID]
-screening compare [--type person|entity] "NAME A" "NAME B"   (or --jsonl: JSON lines {a, b, type} on stdin)
+screening compare [--type person|organization|vessel|aircraft|entity] "NAME A" "NAME B"   (or --jsonl: JSON lines {a, b, type} on stdin)
 
 Operator commands talk to a running server: --url URL (default http://127.0.0.1:$PORT).`;
 

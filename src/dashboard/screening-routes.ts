@@ -6,6 +6,7 @@ import { ServiceError } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
 import { DEFAULT_MATCH_THRESHOLD, QUERY_MAX_CODE_POINTS } from '../screening/screening-policy.js';
 import type { ScreeningRequest } from '../screening/screening-request.js';
+import { QUERY_TYPES, type QueryType } from '../screening/screening-result.js';
 import { KNOWN_SOURCE_IDS } from '../sources/source-ids.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../store/rate-limiter.js';
 import { formRefusal } from './form-errors.js';
@@ -75,14 +76,15 @@ function readForm(request: FastifyRequest, user: SignedInUser) {
     adverseMedia: formField(request, 'adverse_media') === 'yes',
   };
   const fieldErrors: Record<string, string> = {};
-  if (form.type !== 'person' && form.type !== 'entity') fieldErrors.type = 'Choose a person or an entity.';
+  if (!(QUERY_TYPES as readonly string[]).includes(form.type))
+    fieldErrors.type = 'Choose what the name is of.';
   const threshold = form.threshold === '' ? undefined : Number(form.threshold);
   if (threshold !== undefined && !(Number.isFinite(threshold) && threshold >= 0 && threshold <= 1)) {
     fieldErrors.threshold = 'The threshold must be a number from 0 to 1, such as 0.5.';
   }
   const screening: ScreeningRequest = {
     query: form.query,
-    type: form.type as 'person' | 'entity',
+    type: form.type as QueryType,
     options: {
       threshold,
       sources: form.sources.length > 0 ? form.sources : undefined,

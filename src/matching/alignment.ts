@@ -3,20 +3,47 @@ import { jaroWinklerCodes } from './jaro-winkler.js';
 import { withinOneEdit } from './one-edit.js';
 import { MAX_TOKENS } from './prepare.js';
 import type { PreparedToken } from './prepared.js';
-import { rescaleFuzzy } from './token-similarity.js';
+import { rescaleFuzzy, skeletonFactor } from './token-similarity.js';
 
 /**
  * One-to-one token alignment: every query token is paired with at most one candidate token (or
  * with two adjacent candidate tokens written apart, and vice versa), best pairs first. The pairs'
  * similarities are averaged, weighted by the tokens' weights; unpaired tokens count in the
- * denominator: query tokens fully (the query asked for them), candidate tokens lightly (lists
- * carry extra middle names and patronymics), more when the query also has an unpaired token, since
+ * denominator: query tokens fully (the query asked for them); candidate initials, particles,
+ * patronymics and legal forms lightly (lists carry them where a query leaves them out); other
+ * candidate words more (`JOHN SMITH` is not shown to be `JOHN PRIDMORE SMITH` by two words of
+ * three); and every candidate token more again when the query also has an unpaired token, since
  * then the two names disagree instead of one being a shorter form of the other.
  */
 
 export const UNMATCHED_QUERY_WEIGHT = 1;
+/** The least an unpaired candidate token weighs: the bounds of the index assume no less. */
 export const UNMATCHED_CANDIDATE_WEIGHT = 0.3;
+/** An unpaired candidate word that is not a patronymic (see `isLightExtra`). */
+export const EXTRA_WORD_WEIGHT = 0.7;
 export const CONFLICT_CANDIDATE_WEIGHT = 2;
+/** Patronymic endings (Slavic -OVICH/-EVNA, Turkic -OGLU/-KYZY): middle names lists add. */
+const PATRONYMIC = /(?:OVICH|EVICH|ICH|OVNA|EVNA|ICHNA|INICHNA|OGLU|OGLY|OGHLU|ULY|KYZY|KIZI|QIZI)$/;
+/** Particles after which a word names a father or an ancestor (`BIN LADIN`, `OULD ABDALLAH`). */
+const LINEAGE_PARTICLES: ReadonlySet<string> = new Set([
+  'BIN',
+  'IBN',
+  'BEN',
+  'BINT',
+  'BENT',
+  'BINTI',
+  'BN',
+  'OULD',
+]);
+
+/** Whether an unpaired candidate token only adds what lists add to a name (see the module comment). */
+export function isLightExtra(c: readonly PreparedToken[], j: number): boolean {
+  const token = c[j]!;
+  if (token.cls !== 'word') return true;
+  if (PATRONYMIC.test(token.text)) return true;
+  const before = c[j - 1];
+  return before !== undefined && before.cls === 'particle' && LINEAGE_PARTICLES.has(before.text);
+}
 /** A merged pair (`SERGEILAVROV` / `SERGEI LAVROV`) scores a little below the separate tokens. */
 export const MERGE_FACTOR = 0.97;
 /** Pairs below this similarity are not pairs: the tokens count as unmatched (and are no anchor, anchors.ts). */
@@ -83,7 +110,9 @@ export function mergedSimilarity(single: PreparedToken, first: PreparedToken, se
   const s = abjad ? single.skeleton : single.codes;
   const length = concatInto(abjad ? first.skeleton : first.codes, abjad ? second.skeleton : second.codes);
   const jw = jaroWinklerCodes(s, 0, s.length, mergeBuffer, 0, length);
-  return (jw === 1 ? 1 : rescaleFuzzy(jw, false)) * MERGE_FACTOR;
+  const similarity = jw === 1 ? 1 : rescaleFuzzy(jw, false);
+  // On skeletons, as for a token pair: the vowels that would tell the words apart are missing.
+  return (abjad ? similarity * skeletonFactor(Math.min(s.length, length)) : similarity) * MERGE_FACTOR;
 }
 
 /** Adds a candidate pair at `count` when it is one (see MIN_PAIR_SIMILARITY); returns the new count. */
@@ -187,19 +216,42 @@ export function alignTokens(
   const pairs = pickPairs(collectPairs(q, c, sim, mergedWords, mergedPairs), qUsed, cUsed);
   let numerator = 0;
   let denominator = 0;
+  let legalNumerator = 0;
+  let legalDenominator = 0;
   for (const p of pairs) {
     const w = weightOf(q, p.query, p.queryLength) + weightOf(c, p.candidate, p.candidateLength);
-    numerator += p.similarity * w;
-    denominator += w;
+    if (q[p.query]!.cls === 'legal') {
+      legalNumerator += p.similarity * w;
+      legalDenominator += w;
+    } else {
+      numerator += p.similarity * w;
+      denominator += w;
+    }
   }
   const unmatchedQuery: number[] = [];
   const unmatchedCandidate: number[] = [];
   for (let i = 0; i < q.length; i++) if (qUsed[i] === 0) unmatchedQuery.push(i);
   for (let j = 0; j < c.length; j++) if (cUsed[j] === 0) unmatchedCandidate.push(j);
   const conflict = unmatchedQuery.some((i) => q[i]!.cls !== 'particle' && q[i]!.cls !== 'legal');
-  const candidateWeight = conflict ? CONFLICT_CANDIDATE_WEIGHT : UNMATCHED_CANDIDATE_WEIGHT;
   for (const i of unmatchedQuery) denominator += q[i]!.weight * UNMATCHED_QUERY_WEIGHT;
-  for (const j of unmatchedCandidate) denominator += c[j]!.weight * candidateWeight;
+  for (const j of unmatchedCandidate) {
+    const weight = conflict
+      ? CONFLICT_CANDIDATE_WEIGHT
+      : isLightExtra(c, j)
+        ? UNMATCHED_CANDIDATE_WEIGHT
+        : EXTRA_WORD_WEIGHT;
+    denominator += c[j]!.weight * weight;
+  }
+  // Paired legal forms can only lower a score (`ALPHA LLC` / `ALPHA INC`): that two companies are
+  // both an LLC is no evidence that they are one, and would lift a weak match on the name itself.
+  if (
+    legalDenominator > 0 &&
+    (denominator === 0 ||
+      (numerator + legalNumerator) / (denominator + legalDenominator) < numerator / denominator)
+  ) {
+    numerator += legalNumerator;
+    denominator += legalDenominator;
+  }
   return {
     score: denominator === 0 ? 0 : numerator / denominator,
     pairs,

@@ -27,9 +27,20 @@ export const MIN_ANCHOR_SIMILARITY = 0.05;
 
 /** Deletion-neighbourhood keys are the remaining letters after this prefix. */
 const DELETION_PREFIX = 'D:';
+/**
+ * A three-letter word is posted under itself as a deletion key, so that a four-letter word one
+ * deletion away meets it (`JON` / `JONG`, `NOO` / `NOOH`); its own deletions would be two-letter
+ * keys that half the vocabulary shares.
+ */
+const MIN_NEIGHBOURHOOD_LENGTH = 3;
 const MIN_DELETION_LENGTH = 4;
 const MIN_DOUBLE_DELETION_LENGTH = 5;
 const MIN_PHONETIC_LENGTH = 3;
+/**
+ * Three-letter words are also posted under their letters in order, so that two letters swapped
+ * (`SNO` / `SON`, `PKA` / `PAK`) anchor: no deletion key relates them at that length.
+ */
+const SWAP_KEY_LENGTH = 3;
 const MIN_KEY_LENGTH = 2;
 
 /** Keys a token is stored under (`post`) and looked up by (`probe`); anchored iff they intersect. */
@@ -44,13 +55,15 @@ export function canAnchor(token: PreparedToken): boolean {
 }
 
 /**
- * Calls `visit` once per member of the deletion neighbourhood of `text` (tokens of four letters or
- * more): the text itself, each single deletion and, from five letters, each double deletion, given
- * as the positions left out (-1: none). A member can come twice (AAB without either A is AB).
+ * Calls `visit` once per member of the deletion neighbourhood of `text` (tokens of three letters or
+ * more): the text itself, from four letters each single deletion and, from five letters, each
+ * double deletion, given as the positions left out (-1: none). A member can come twice (AAB
+ * without either A is AB).
  */
 function forEachDeletion(text: string, visit: (skip1: number, skip2: number) => void): void {
-  if (text.length < MIN_DELETION_LENGTH) return;
+  if (text.length < MIN_NEIGHBOURHOOD_LENGTH) return;
   visit(-1, -1);
+  if (text.length < MIN_DELETION_LENGTH) return;
   const double = text.length >= MIN_DOUBLE_DELETION_LENGTH;
   for (let i = 0; i < text.length; i++) {
     visit(i, -1);
@@ -89,6 +102,7 @@ function eachSymmetricKey(
   key(`E:${text}`);
   for (const group of token.groups) key(`G:${group}`);
   if (withDeletions) forEachDeletion(text, deletion);
+  if (text.length === SWAP_KEY_LENGTH) key(`T:${[...text].sort().join('')}`);
   if (text.length >= MIN_PHONETIC_LENGTH && !token.abjad) {
     for (const code of doubleMetaphone(text)) if (code.length >= MIN_KEY_LENGTH) key(`P:${code}`);
   }

@@ -5,6 +5,7 @@ export { NameIndex, NameIndexBuilder } from './name-index.js';
 export { prepareName } from './prepare.js';
 export type { PreparedName, PreparedToken, TokenClass } from './prepared.js';
 export { type PreparedQuery, prepareQuery } from './prepared-query.js';
+export { kindsMatchedBy, rulesOf } from './query-type.js';
 export { SharedVocabulary } from './shared-vocabulary.js';
 export type {
   EntityKind,
@@ -12,6 +13,7 @@ export type {
   MatchableEntity,
   MatchableName,
   MatchExplanation,
+  NameRules,
   NameType,
   PenaltyExplanation,
   PreparedSearchOptions,
@@ -19,3 +21,4 @@ export type {
   SearchOptions,
   TokenPairExplanation,
 } from './types.js';
+export { QUERY_TYPES } from './types.js';

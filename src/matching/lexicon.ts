@@ -1,4 +1,5 @@
 import { jaroWinklerCodes, toCodePoints } from './jaro-winkler.js';
+import { withinOneEdit } from './one-edit.js';
 import { GIVEN_NAME_GROUPS } from './tables/given-names.js';
 import { HONORIFICS } from './tables/honorifics.js';
 import { LEGAL_FORM_CLASSES } from './tables/legal-forms.js';
@@ -40,7 +41,12 @@ for (const phrase of legalPhrases) {
   else legalPhrasesByFirstWord.set(first, [phrase]);
 }
 
-/** Long one-word legal forms are recognised with a typo too (`AKTIENGESELSCHAFT`, `CORPORATON`). */
+/**
+ * One-word legal forms are recognised with a typo too: of six letters or more, one edit away
+ * (`COMAPNY`, `LIIMTED`); long ones also by Jaro-Winkler (`AKTIENGESELSCHAFT`, `CORPORATON`).
+ * Otherwise a typo in the legal form would leave a heavy unpaired word on each side.
+ */
+const MIN_ONE_EDIT_LEGAL_LENGTH = 6;
 const MIN_FUZZY_LEGAL_LENGTH = 8;
 const FUZZY_LEGAL_SIMILARITY = 0.95;
 /**
@@ -52,6 +58,10 @@ const FUZZY_LEGAL_MIN_LENGTH_RATIO = 0.74;
 const fuzzyLegalWords = legalPhrases
   .filter((p) => p.words.length === 1 && p.words[0]!.length >= MIN_FUZZY_LEGAL_LENGTH)
   .map((p) => ({ cls: p.cls, codes: toCodePoints(p.words[0]!) }));
+const oneEditLegalWords = legalPhrases
+  .filter((p) => p.words.length === 1 && p.words[0]!.length >= MIN_ONE_EDIT_LEGAL_LENGTH)
+  .map((p) => ({ cls: p.cls, codes: toCodePoints(p.words[0]!) }));
+const NOTHING = new Int32Array(0);
 
 /** The legal-form phrase starting at `words[start]`, if any: its class and how many words it spans. */
 export function legalFormAt(words: readonly string[], start: number): { cls: string; length: number } | null {
@@ -62,8 +72,11 @@ export function legalFormAt(words: readonly string[], start: number): { cls: str
     for (let k = 1; k < phrase.words.length && ok; k++) ok = words[start + k] === phrase.words[k];
     if (ok) return { cls: phrase.cls, length: phrase.words.length };
   }
-  if (word.length < MIN_FUZZY_LEGAL_LENGTH) return null;
+  if (word.length < MIN_ONE_EDIT_LEGAL_LENGTH) return null;
   const codes = toCodePoints(word);
+  for (const phrase of oneEditLegalWords)
+    if (withinOneEdit(codes, phrase.codes, NOTHING)) return { cls: phrase.cls, length: 1 };
+  if (word.length < MIN_FUZZY_LEGAL_LENGTH) return null;
   for (const phrase of fuzzyLegalWords) {
     const [a, b] = [codes.length, phrase.codes.length];
     if (Math.min(a, b) < Math.max(a, b) * FUZZY_LEGAL_MIN_LENGTH_RATIO) continue;

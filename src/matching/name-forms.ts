@@ -2,7 +2,7 @@ import type { PreparedName } from './prepared.js';
 
 /**
  * Names of an index that prepare to one and the same form: the same tokens and the same
- * original-script tokens, in the same order. Lists repeat names a great deal (one party on several
+ * original-script tokens, in the same order, and alike damaged or not. Lists repeat names a great deal (one party on several
  * lists, an alias listed as weak and as strong, the same alias under two entities): over every list
  * of the shared data, 93,519 names have 49,833 distinct forms. Everything a search computes about a
  * name before it knows its entity, source and type (its retrieval, both score bounds, its alignment
@@ -23,7 +23,7 @@ export function groupNameForms(prepared: readonly PreparedName[]): NameForms {
   const leadOfForm = new Map<string, number>();
   const size = new Int32Array(count);
   prepared.forEach((p, n) => {
-    const form = `${p.script}\u0000${tokenIds(p.tokens)}\u0000${tokenIds(p.original)}`;
+    const form = `${p.script}\u0000${tokenIds(p.tokens)}\u0000${tokenIds(p.original)}\u0000${p.damaged}`;
     const known = leadOfForm.get(form);
     lead[n] = known ?? n;
     if (known === undefined) leadOfForm.set(form, n);

@@ -16,6 +16,7 @@ import type { PreparedName } from './prepared.js';
 import { type PreparedQuery, prepareQuery } from './prepared-query.js';
 import type { QuerySimilarityCache } from './query-cache.js';
 import { QueryMerges } from './query-merges.js';
+import { kindsMatchedBy } from './query-type.js';
 import { SharedVocabulary } from './shared-vocabulary.js';
 import { SourceRanking } from './source-ranking.js';
 import type {
@@ -231,7 +232,7 @@ export class NameIndex {
    */
   private rankCandidates(query: PreparedQuery, options: PreparedSearchOptions): NameFilter {
     const { data, collector, cache, order, anchorBound, ceiling } = this;
-    const filter = new NameFilter(data, options);
+    const filter = new NameFilter(data, options, kindsMatchedBy(query.type));
     cache.reset(query.name);
     data.shared.originalSimilarities.reset(query.name);
     order.reset();
@@ -294,13 +295,19 @@ class NameFilter {
   private readonly kinds: ReadonlySet<EntityKind> | null;
   readonly active: boolean;
 
+  /** `typeKinds`: the kinds the query's type matches (undefined: all), besides the options' own. */
   constructor(
     private readonly data: IndexData,
     options: PreparedSearchOptions,
+    typeKinds: readonly EntityKind[] | undefined,
   ) {
     const sources = options.sources ? new Set(options.sources) : null;
     this.allowed = sources ? Uint8Array.from(data.sources, (s) => (sources.has(s) ? 1 : 0)) : null;
-    this.kinds = options.kinds ? new Set(options.kinds) : null;
+    const kinds =
+      options.kinds && typeKinds
+        ? options.kinds.filter((k) => typeKinds.includes(k))
+        : (options.kinds ?? typeKinds);
+    this.kinds = kinds ? new Set(kinds) : null;
     this.active = this.allowed !== null || this.kinds !== null;
   }
 

@@ -1,6 +1,7 @@
 import { type Alignment, alignTokens, type PairSimilarity } from './alignment.js';
 import { ANCHOR_FREE_CAP } from './anchors.js';
 import type { PreparedName, PreparedToken } from './prepared.js';
+import { isHomophoneRich } from './script.js';
 import { pairKind, tokenSimilarity } from './token-similarity.js';
 import type { MatchExplanation, NameType, PenaltyExplanation, TokenPairExplanation } from './types.js';
 
@@ -14,6 +15,22 @@ export const REORDER_FACTOR = 0.97;
 export const NUMBER_CONFLICT_CAP = 0.75;
 /** Only identical prepared forms score 1.0; anything else stays below. */
 export const NON_EXACT_CAP = 0.99;
+/**
+ * A name whose text lost letters (replacement characters, from a list file read in the wrong
+ * encoding) never makes a strong match on what is left of it: the lost letters may be the ones
+ * that tell two names apart. Still reported, for an analyst to read the list's own record.
+ */
+export const DAMAGED_NAME_CAP = 0.6;
+/**
+ * Chinese characters and Japanese kana romanise to toneless syllables that thousands of different
+ * characters share (何, 和, 贺 are all HE): a name matched through its romanisation against a name
+ * written in another script agrees on sounds, not on the name, so it counts a little less.
+ */
+export const HOMOPHONE_FACTOR = 0.9;
+
+function romanisedAcross(q: PreparedName, c: PreparedName): boolean {
+  return q.script !== c.script && (isHomophoneRich(q.script) || isHomophoneRich(c.script));
+}
 
 /** What the scorer needs to know beyond the two names: pair similarities and the name-level anchor. */
 export interface ScoringContext {
@@ -59,7 +76,8 @@ function hasNumber(name: PreparedName): boolean {
 }
 
 function transliteratedAlignment(q: PreparedName, c: PreparedName, context: ScoringContext): Alignment {
-  return alignTokens(q.tokens, c.tokens, context.pairSimilarity, context.mergedWords, context.mergedPairs);
+  const similarity = withoutInitialPairs(q, c, context.pairSimilarity);
+  return alignTokens(q.tokens, c.tokens, similarity, context.mergedWords, context.mergedPairs);
 }
 
 function bestAlignment(q: PreparedName, c: PreparedName, context: ScoringContext) {
@@ -92,6 +110,31 @@ function bestAlignment(q: PreparedName, c: PreparedName, context: ScoringContext
 
 /** Scores a prepared query against one prepared name: alignment, then penalties and caps. */
 export function scoreNames(q: PreparedName, c: PreparedName, context: ScoringContext): NameScore {
+  const scored = undamagedScore(q, c, context);
+  if ((q.damaged || c.damaged) && scored.score > DAMAGED_NAME_CAP) {
+    scored.score = DAMAGED_NAME_CAP;
+    scored.penalties.push({
+      reason: 'letters lost in the text (replacement characters)',
+      cap: DAMAGED_NAME_CAP,
+    });
+  }
+  return scored;
+}
+
+/**
+ * In an organisation's name a single letter is a word of its own (`A A TRADING`), not the initial
+ * of the query's word (`ACME TRADING`): companies are not named by initials the way people are.
+ */
+function withoutInitialPairs(q: PreparedName, c: PreparedName, sim: PairSimilarity): PairSimilarity {
+  if (q.rules !== 'entity' || !(hasInitial(q) || hasInitial(c))) return sim;
+  return (i, j) => ((q.tokens[i]!.cls === 'initial') !== (c.tokens[j]!.cls === 'initial') ? 0 : sim(i, j));
+}
+
+function hasInitial(name: PreparedName): boolean {
+  return name.tokens.some((t) => t.cls === 'initial');
+}
+
+function undamagedScore(q: PreparedName, c: PreparedName, context: ScoringContext): NameScore {
   if (q.key === c.key && q.key !== '') {
     return {
       score: 1,
@@ -112,6 +155,10 @@ export function scoreNames(q: PreparedName, c: PreparedName, context: ScoringCon
   if (numbersDiffer) {
     if (score > NUMBER_CONFLICT_CAP) score = NUMBER_CONFLICT_CAP;
     penalties.push({ reason: 'numbers differ', cap: NUMBER_CONFLICT_CAP });
+  }
+  if (method === 'transliterated' && romanisedAcross(q, c)) {
+    score *= HOMOPHONE_FACTOR;
+    penalties.push({ reason: 'compared by romanised syllables across scripts', factor: HOMOPHONE_FACTOR });
   }
   if (!context.anchored) {
     if (score > ANCHOR_FREE_CAP) score = ANCHOR_FREE_CAP;

@@ -1,6 +1,7 @@
 import { toCodePoints } from './jaro-winkler.js';
 import { equivalenceGroups, HONORIFIC_SET, legalFormAt, numberValue, PARTICLE_SET } from './lexicon.js';
 import type { PreparedName, PreparedToken, TokenClass } from './prepared.js';
+import { rulesOf } from './query-type.js';
 import { isAbjad } from './script.js';
 import { consonantSkeleton } from './skeleton.js';
 import { tokenize } from './tokenize.js';
@@ -49,8 +50,13 @@ interface ClassifiedWord {
   cls: TokenClass;
 }
 
-function classifyWords(words: readonly string[], type: QueryType): ClassifiedWord[] {
-  const organisation = type === 'entity';
+/**
+ * `abjad`: the words were transliterated from a script written without most vowels, where a
+ * name such as `عامر` comes out as `MR`: the titles are Latin words and are only dropped from
+ * names written in a script that spells them out.
+ */
+function classifyWords(words: readonly string[], type: QueryType, abjad: boolean): ClassifiedWord[] {
+  const organisation = rulesOf(type) === 'entity';
   const out: ClassifiedWord[] = [];
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
@@ -60,7 +66,7 @@ function classifyWords(words: readonly string[], type: QueryType): ClassifiedWor
       i += legal.length - 1;
       continue;
     }
-    if (!organisation && HONORIFIC_SET.has(word) && words.length > 1) continue;
+    if (!organisation && !abjad && HONORIFIC_SET.has(word) && words.length > 1) continue;
     const number = numberValue(word, organisation);
     if (number !== null || /[0-9]/.test(word)) out.push({ text: number ?? word, cls: 'number' });
     else if (word.length === 1) out.push({ text: word, cls: 'initial' });
@@ -85,9 +91,10 @@ export function prepareName(
   factory: TokenFactory = defaultFactory,
   originalFactory: OriginalTokenFactory = defaultOriginalFactory,
 ): PreparedName {
-  const tokenized = tokenize(full, { personOrder: type === 'person', joinAcronyms: type === 'entity' });
+  const rules = rulesOf(type);
+  const tokenized = tokenize(full, { personOrder: rules === 'person', joinAcronyms: rules === 'entity' });
   const abjad = isAbjad(tokenized.script);
-  const tokens = classifyWords(tokenized.words, type).map((w) => factory(w.text, w.cls, abjad));
+  const tokens = classifyWords(tokenized.words, type, abjad).map((w) => factory(w.text, w.cls, abjad));
   const original = tokenized.original.slice(0, MAX_TOKENS).map(originalFactory);
   return {
     full,
@@ -99,5 +106,9 @@ export function prepareName(
       tokens.map((t) => t.text).join(' ') +
       (original.length > 0 ? ` | ${original.map((t) => t.text).join(' ')}` : ''),
     original,
+    rules,
+    damaged: full.includes(REPLACEMENT_CHARACTER),
   };
 }
+
+const REPLACEMENT_CHARACTER = '\uFFFD';

@@ -2,6 +2,7 @@ import { canAnchor, deletionsCanMeet, isMergeable, packedProbeKeys } from './anc
 import type { PackedKeys } from './key-postings.js';
 import { prepareName } from './prepare.js';
 import type { PreparedName, PreparedToken } from './prepared.js';
+import { rulesOf } from './query-type.js';
 import type { QueryType } from './types.js';
 
 /**
@@ -44,7 +45,7 @@ export class QueryTokenProbes {
 
 /** Prepares `query` as a query of `type`; see {@link prepareQuery} for the memoised form. */
 export function prepareQueryUncached(query: string, type: QueryType): PreparedQuery {
-  const name = prepareName(query, type);
+  const name = prepareName(query, rulesOf(type));
   const tokens = name.tokens;
   const probes = tokens.map((token) => (canAnchor(token) ? new QueryTokenProbes(token) : null));
   const joined: { text: string; start: number }[] = [];

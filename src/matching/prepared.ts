@@ -1,4 +1,5 @@
 import type { Script } from './script.js';
+import type { NameRules } from './types.js';
 
 /**
  * How a token takes part in matching: ordinary words carry the name; particles (AL, BIN, VAN, OF)
@@ -33,4 +34,8 @@ export interface PreparedName {
   readonly key: string;
   /** Original-script tokens of a non-Latin name, compared when the other name shares the script. */
   readonly original: readonly PreparedToken[];
+  /** The rules it was prepared by. */
+  readonly rules: NameRules;
+  /** Its text holds replacement characters (U+FFFD): letters were lost before it reached us. */
+  readonly damaged: boolean;
 }

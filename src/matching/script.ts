@@ -61,3 +61,8 @@ export function isAbjad(script: Script): boolean {
 export function isSyllabicPerCharacter(script: Script): boolean {
   return script === 'han' || script === 'hangul';
 }
+
+/** Scripts whose romanisation is toneless syllables that many different characters share. */
+export function isHomophoneRich(script: Script): boolean {
+  return script === 'han' || script === 'kana';
+}

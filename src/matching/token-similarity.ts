@@ -29,6 +29,40 @@ export const UNANCHORED_FACTOR = 0.88;
  */
 export const UNANCHORED_CEILING = 0;
 
+/**
+ * A pair that agrees only through the consonant skeleton of a word from an abjad script (Arabic,
+ * Hebrew, written without most vowels) is weaker evidence than the same agreement of spelled-out
+ * words: the vowels that would tell `SL` from `ISIL` or `SOL` are missing. Skeletons of one or two
+ * consonants are shared by so many words that they say less still.
+ */
+export const SKELETON_FACTOR = 0.9;
+export const SHORT_SKELETON_FACTOR = 0.7;
+const SHORT_SKELETON = 2;
+
+/** How much a skeleton agreement counts, by the consonants of the shorter skeleton. */
+export function skeletonFactor(shortest: number): number {
+  return shortest <= SHORT_SKELETON ? SHORT_SKELETON_FACTOR : SKELETON_FACTOR;
+}
+
+function skeletonSimilarity(jw: number, shortest: number): number {
+  return rescaleFuzzy(jw, true) * skeletonFactor(shortest);
+}
+
+/**
+ * Two adjacent letters swapped in a three-letter word (`SNO` / `SON`): a typo that Jaro-Winkler
+ * cannot see at that length (its matching window is empty), scored like one edit in a longer word.
+ */
+export const SHORT_SWAP_SIMILARITY = 0.8;
+
+function isShortSwap(a: Int32Array, aStart: number, b: Int32Array, bStart: number, length: number): boolean {
+  if (length !== 3) return false;
+  const [a0, a1, a2] = [a[aStart]!, a[aStart + 1]!, a[aStart + 2]!];
+  const [b0, b1, b2] = [b[bStart]!, b[bStart + 1]!, b[bStart + 2]!];
+  return (
+    (a0 === b1 && a1 === b0 && a2 === b2 && a0 !== a1) || (a0 === b0 && a1 === b2 && a2 === b1 && a1 !== a2)
+  );
+}
+
 export type PairKind = 'identical' | 'equivalent' | 'fuzzy' | 'initial' | 'number' | 'legal_form';
 
 function sharesGroup(a: readonly number[], b: readonly number[]): boolean {
@@ -47,14 +81,20 @@ function initialScore(a: PreparedToken, b: PreparedToken): number {
   return word.codes[0] === initial.codes[0] ? INITIAL_SIMILARITY : 0;
 }
 
-/** Jaro-Winkler of two tokens, through the consonant skeleton when one comes from an abjad script. */
-export function tokenJaroWinkler(a: PreparedToken, b: PreparedToken): number {
-  const direct = jaroWinklerCodes(a.codes, 0, a.codes.length, b.codes, 0, b.codes.length);
+/**
+ * Similarity of two anchored words: their rescaled Jaro-Winkler, or, when one comes from an abjad
+ * script, the damped similarity of their consonant skeletons if that is higher.
+ */
+export function anchoredSimilarity(a: PreparedToken, b: PreparedToken): number {
+  let direct = rescaleFuzzy(jaroWinklerCodes(a.codes, 0, a.codes.length, b.codes, 0, b.codes.length), true);
+  if (a.codes.length === b.codes.length && isShortSwap(a.codes, 0, b.codes, 0, a.codes.length))
+    direct = Math.max(direct, SHORT_SWAP_SIMILARITY);
   if (!a.abjad && !b.abjad) return direct;
   const sa = a.skeleton;
   const sb = b.skeleton;
   if (sa.length === 0 || sb.length === 0) return direct;
-  return Math.max(direct, jaroWinklerCodes(sa, 0, sa.length, sb, 0, sb.length));
+  const skeleton = jaroWinklerCodes(sa, 0, sa.length, sb, 0, sb.length);
+  return Math.max(direct, skeletonSimilarity(skeleton, Math.min(sa.length, sb.length)));
 }
 
 /** Similarity in [0, 1] of a query token and a candidate token; `anchored` from the anchor keys. */
@@ -65,7 +105,7 @@ export function tokenSimilarity(a: PreparedToken, b: PreparedToken, anchored: bo
   if (a.cls === 'initial' || b.cls === 'initial') return initialScore(a, b);
   if (a.groups.length > 0 && b.groups.length > 0 && sharesGroup(a.groups, b.groups))
     return EQUIVALENT_SIMILARITY;
-  return anchored ? rescaleFuzzy(tokenJaroWinkler(a, b), true) : UNANCHORED_CEILING;
+  return anchored ? anchoredSimilarity(a, b) : UNANCHORED_CEILING;
 }
 
 /**
@@ -93,18 +133,20 @@ export function anchoredWordSimilarity(
   if (direct === 1) return 1;
   if (word.groups.length > 0 && codes.isGrouped(id) && sharesGroup(word.groups, tokens[id]!.groups))
     return EQUIVALENT_SIMILARITY;
-  let jw = direct;
+  let similarity = rescaleFuzzy(direct, true);
+  const length = codes.codeStart[id + 1]! - start;
+  if (length === word.codes.length && isShortSwap(word.codes, 0, codes.codes, start, length))
+    similarity = Math.max(similarity, SHORT_SWAP_SIMILARITY);
   if (word.abjad || codes.isAbjad(id)) {
     const skeletonStart = codes.skeletonStart[id]!;
     const skeletonLength = codes.skeletonStart[id + 1]! - skeletonStart;
     const own = word.skeleton;
-    if (own.length > 0 && skeletonLength > 0)
-      jw = Math.max(
-        direct,
-        jaroWinklerCodes(own, 0, own.length, codes.skeletons, skeletonStart, skeletonLength),
-      );
+    if (own.length > 0 && skeletonLength > 0) {
+      const jw = jaroWinklerCodes(own, 0, own.length, codes.skeletons, skeletonStart, skeletonLength);
+      return Math.max(similarity, skeletonSimilarity(jw, Math.min(own.length, skeletonLength)));
+    }
   }
-  return rescaleFuzzy(jw, true);
+  return similarity;
 }
 
 /** Why two tokens scored what they did, for explanations (not on the hot path). */

@@ -1,4 +1,5 @@
 import anyAscii from 'any-ascii';
+import { foldConfusables } from './confusables.js';
 import { dominantScript, isSyllabicPerCharacter, type Script } from './script.js';
 
 /** A name cut into upper-case ASCII words, with the facts preparation needs about its original form. */
@@ -43,7 +44,7 @@ export function tokenize(
   full: string,
   options: { personOrder: boolean; joinAcronyms: boolean },
 ): TokenizedName {
-  let text = full.normalize('NFKC').replace(/\s+/g, ' ').trim();
+  let text = foldConfusables(full.normalize('NFKC')).replace(/\s+/g, ' ').trim();
   if (options.personOrder) text = reorderSurnameFirst(text);
   const script = dominantScript(text);
   let ascii = transliterate(text.replace(APOSTROPHES, ''), script).replace(APOSTROPHES, '');

@@ -17,8 +17,16 @@ export interface MatchableEntity {
   names: MatchableName[];
 }
 
-/** A query is either a person's name or any other entity's name (company, vessel, aircraft, ...). */
-export type QueryType = 'person' | 'entity';
+/**
+ * What the query names: a person, an organisation, a vessel or an aircraft, each matched against
+ * listed records of that kind (and records whose kind the list does not state); `entity` matches
+ * every kind.
+ */
+export const QUERY_TYPES = ['person', 'organization', 'vessel', 'aircraft', 'entity'] as const;
+export type QueryType = (typeof QUERY_TYPES)[number];
+
+/** Which rules prepare a name: person rules (reordering, titles) or entity rules (legal forms, acronyms). */
+export type NameRules = 'person' | 'entity';
 
 export interface SearchOptions {
   type: QueryType;

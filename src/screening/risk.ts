@@ -1,10 +1,12 @@
 import type { Flag, FlagType } from '../sources/flag.js';
 import { CSL_OFAC_NON_SDN_LISTS } from '../sources/lists/parsers/us-csl-lists.js';
+import { partyOf } from './parties.js';
 
 /**
- * The risk rule (DESIGN.md §5), deterministic and pure: per flag type the strongest flag counts,
- * its points scaled by its match score; the types present add up; a bonus when two or more
- * independent authorities matched; rounded and capped at 100.
+ * The risk rule, deterministic and pure (docs/risk.md): per flag type the strongest flag counts,
+ * its type's points scaled by the strength of its match (`matchStrength`); the types present add
+ * up; a bonus when one listed party is named by two or more independent authorities (`parties.ts`);
+ * rounded and capped at 100.
  */
 export const RISK_POINTS_BY_FLAG_TYPE: Readonly<Record<FlagType, number>> = {
   sanctions: 60,
@@ -50,14 +52,55 @@ export function riskLevel(score: number): RiskLevel {
   return 'low';
 }
 
+/**
+ * How much of its type's points a match earns, by its match score: piecewise linear through these
+ * knots. A sanctions flag (60 points) is `high` from a score of 0.8 (50 points), `medium` from 0.6
+ * (25), `low` below: a common name's partial match (a shared given name and family name, an extra
+ * word, a short name's typo) scores 0.6-0.8, a listed name with a typo or a missing middle name
+ * 0.8 and more, an exact one 1.0. Measured with `npm run eval:alerts` (docs/risk.md).
+ */
+export const MATCH_STRENGTH_KNOTS: readonly (readonly [score: number, strength: number])[] = [
+  [0, 0],
+  [0.5, 0.25],
+  [0.6, 5 / 12],
+  [0.8, 5 / 6],
+  [1, 1],
+];
+
+export function matchStrength(score: number): number {
+  const s = Math.min(1, Math.max(0, score));
+  for (let k = 1; k < MATCH_STRENGTH_KNOTS.length; k++) {
+    const [x1, y1] = MATCH_STRENGTH_KNOTS[k]!;
+    if (s <= x1) {
+      const [x0, y0] = MATCH_STRENGTH_KNOTS[k - 1]!;
+      return y0 + ((s - x0) / (x1 - x0)) * (y1 - y0);
+    }
+  }
+  return 1;
+}
+
+/** Whether some listed party is named by flags of two or more independent authorities. */
+export function confirmedByIndependentAuthorities(flags: readonly Flag[]): boolean {
+  const authorities = new Map<string, Set<string>>();
+  for (const flag of flags) {
+    const party = partyOf(flag);
+    if (party === undefined) continue;
+    const seen = authorities.get(party) ?? new Set<string>();
+    seen.add(authorityOf(flag));
+    authorities.set(party, seen);
+    if (seen.size >= 2) return true;
+  }
+  return false;
+}
+
+/** The risk score of a screening's flags, whose parties are assigned (`assignParties`). */
 export function riskScore(flags: readonly Flag[]): number {
   const strongest = new Map<FlagType, number>();
   for (const flag of flags)
     strongest.set(flag.type, Math.max(strongest.get(flag.type) ?? 0, flag.match_score));
   let points = 0;
-  for (const [type, score] of strongest) points += RISK_POINTS_BY_FLAG_TYPE[type] * score;
-  const authorities = new Set(flags.map(authorityOf));
-  if (authorities.size >= 2) points += INDEPENDENT_AUTHORITIES_BONUS;
+  for (const [type, score] of strongest) points += RISK_POINTS_BY_FLAG_TYPE[type] * matchStrength(score);
+  if (confirmedByIndependentAuthorities(flags)) points += INDEPENDENT_AUTHORITIES_BONUS;
   return Math.min(RISK_SCORE_MAX, Math.round(points));
 }
 

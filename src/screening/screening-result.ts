@@ -19,7 +19,7 @@ export interface ScreeningResult {
 export type StoredResult = Omit<ScreeningResult, 'cache_hit'>;
 
 /** One query type for the whole service: the matching engine's. */
-export type { QueryType } from '../matching/index.js';
+export { QUERY_TYPES, type QueryType } from '../matching/index.js';
 
 /** The options that shape a screening's answer, after defaults: part of the cache key and stored. */
 export interface EffectiveOptions {

@@ -12,6 +12,7 @@ import type { ResultCache } from '../store/result-cache.js';
 import { screeningCacheKey } from './cache-key.js';
 import { fanOut } from './fan-out.js';
 import { GroupCommit, writeTogetherThenAlone } from './group-commit.js';
+import { assignParties } from './parties.js';
 import { assessRisk } from './risk.js';
 import { listScreenings, type ScreeningHistoryPage } from './screening-history.js';
 import { FLAGS_PER_SOURCE_LIMIT, RESULT_CACHE_TTL_MS } from './screening-policy.js';
@@ -202,11 +203,12 @@ export class ScreeningService {
       const failed = outcome.source_errors.map((e) => e.source).join(', ');
       throw new ServiceError('internal', `Every selected source failed or timed out: ${failed}.`);
     }
+    const flags = assignParties(outcome.flags);
     const result: StoredResult = {
       id: newId(),
       entity: resolved.entity,
-      ...assessRisk(outcome.flags),
-      flags: outcome.flags,
+      ...assessRisk(flags),
+      flags,
       sources_queried: outcome.sources_queried,
       sources_matched: outcome.sources_matched,
       timestamp: this.deps.clock.now().toISOString(),

@@ -151,7 +151,7 @@ describe.each(backends())('dashboard screening console ($name)', (backend) => {
     expect((await starter.browser.get('/dashboard/screen')).body).not.toMatch(/name="adverse_media"/);
     const { browser } = await signedIn('professional');
     expect((await browser.get('/dashboard/screen')).body).toMatch(/name="adverse_media"/);
-    const strict = await screen(browser, { query: 'BNK UK Limitd', threshold: '0.99', sources: 'uk_fcdo' });
+    const strict = await screen(browser, { query: 'BNKK UK Limited', threshold: '0.99', sources: 'uk_fcdo' });
     const page = await browser.get(strict.location!);
     expect(page.body).toMatch(/No flags/);
   });

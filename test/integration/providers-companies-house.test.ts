@@ -59,7 +59,7 @@ describeProvider(COMPANIES_HOUSE, {
           ],
         },
       });
-      expect(flag.match_score).toBeGreaterThan(0.9);
+      expect(flag.match_score).toBeGreaterThan(0.85);
       expect(response.body.risk_level).toBe('medium');
     });
 

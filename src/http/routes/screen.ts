@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { roundMilliseconds } from '../../clock.js';
 import { QUERY_MAX_CODE_POINTS } from '../../screening/screening-policy.js';
+import { QUERY_TYPES } from '../../screening/screening-result.js';
 import { KNOWN_SOURCE_IDS } from '../../sources/source-ids.js';
 import type { App, AppContext } from '../context.js';
 import { BODY_PROBLEMS, DateTime, json, KEY_AUTH_PROBLEMS, problemResponses, Uuid } from '../schemas.js';
@@ -55,7 +56,16 @@ export const ScreenRequestProperties = {
     maxLength: QUERY_MAX_CODE_POINTS * 4,
     description: '2 to 500 characters after trimming',
   }),
-  type: Type.Optional(Type.Union([Type.Literal('entity'), Type.Literal('person')], { default: 'entity' })),
+  type: Type.Optional(
+    Type.Union(
+      QUERY_TYPES.map((t) => Type.Literal(t)),
+      {
+        default: 'entity',
+        description:
+          'What the query names; it is matched against listed records of that kind (and records of no stated kind). `entity` matches every kind.',
+      },
+    ),
+  ),
   options: Type.Optional(
     Type.Object(
       {

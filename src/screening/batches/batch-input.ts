@@ -3,6 +3,7 @@ import type { Plan } from '../../accounts/plans.js';
 import { type FieldError, ServiceError } from '../../errors.js';
 import type { Source } from '../../sources/source.js';
 import { resolveScreeningRequest, type ScreeningRequest } from '../screening-request.js';
+import { QUERY_TYPES, type QueryType } from '../screening-result.js';
 import { BATCH_ITEMS_MAX, BATCH_REFERENCE_MAX_CHARS } from './batch-policy.js';
 
 type ItemOptions = NonNullable<ScreeningRequest['options']>;
@@ -53,13 +54,17 @@ export function submissionFromCsv(text: string): BatchSubmission {
   const errors: FieldError[] = [];
   const items = body.map((row, index) => {
     const type = at('type') >= 0 ? (row[at('type')] ?? '').trim() : '';
-    if (type !== '' && type !== 'person' && type !== 'entity') {
-      errors.push({ pointer: `/items/${index}/type`, detail: `line ${index + 2}: must be person or entity` });
+    const known = (QUERY_TYPES as readonly string[]).includes(type);
+    if (type !== '' && !known) {
+      errors.push({
+        pointer: `/items/${index}/type`,
+        detail: `line ${index + 2}: must be one of ${QUERY_TYPES.join(', ')}`,
+      });
     }
     const reference = at('reference') >= 0 ? row[at('reference')] : undefined;
     return {
       query: row[at('query')] ?? '',
-      ...(type === 'person' || type === 'entity' ? { type } : {}),
+      ...(known ? { type: type as QueryType } : {}),
       ...(reference ? { reference } : {}),
     } as BatchSubmission['items'][number];
   });

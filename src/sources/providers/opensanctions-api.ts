@@ -10,12 +10,21 @@ import type { ProviderAdapter } from './provider-source.js';
 export const YENTE_QUERY_KEY = 'q1';
 
 /**
- * The FollowTheMoney schema a query is matched as. `LegalEntity` is the parent of Person, Company
- * and Organization, so an entity query also reaches organisations that are not companies.
+ * The FollowTheMoney schema a query is matched as. `Organization` covers companies too;
+ * `LegalEntity` is the parent of Person, Company and Organization, so an entity query also reaches
+ * organisations that are not companies.
  */
-export function yenteSchema(type: SourceQuery['type']): 'Person' | 'LegalEntity' {
-  return type === 'person' ? 'Person' : 'LegalEntity';
+export function yenteSchema(type: SourceQuery['type']): string {
+  return YENTE_SCHEMAS[type];
 }
+
+const YENTE_SCHEMAS: Readonly<Record<SourceQuery['type'], string>> = {
+  person: 'Person',
+  organization: 'Organization',
+  vessel: 'Vessel',
+  aircraft: 'Airplane',
+  entity: 'LegalEntity',
+};
 
 /**
  * The request yente's `POST /match/{dataset}` documents: a batch of query entities (here one, the

@@ -3,6 +3,7 @@ import { type KeyedName, scoreKeyedNames } from '../../../src/matching/compare.j
 import { nameTypeAdjusted, preparationFor } from '../../../src/matching/entity-score.js';
 import { prepareName } from '../../../src/matching/prepare.js';
 import type { PreparedName } from '../../../src/matching/prepared.js';
+import { kindsMatchedBy } from '../../../src/matching/query-type.js';
 import type { MatchableEntity, QueryType } from '../../../src/matching/types.js';
 
 /**
@@ -42,8 +43,10 @@ export class BruteForce {
   /** Entity key -> best score, for every entity at or above `threshold`. */
   search(query: string, type: QueryType, threshold: number): Map<string, number> {
     const q = this.key(prepareName(query, type));
+    const kinds = kindsMatchedBy(type);
     const best = new Map<string, number>();
     for (const { entity, keyed, type: nameType } of this.names) {
+      if (kinds && !kinds.includes(entity.kind)) continue;
       const score = nameTypeAdjusted(scoreKeyedNames(q, keyed).score, nameType);
       if (score >= threshold && score > (best.get(entity.key) ?? -1)) best.set(entity.key, score);
     }

@@ -110,7 +110,7 @@ describe('name index against a brute-force scan of every name', () => {
 
     it(`returns per source exactly the scan's top k (ties by key) for k = 1, 3, 10 on ${label} queries`, () => {
       let truncated = 0;
-      for (const query of makeQueries(entities, 20, seed + 1)) {
+      for (const query of makeQueries(entities, 40, seed + 1)) {
         const reference = bruteForce.search(query, type, LOWEST);
         for (const limit of [1, 3, 10]) {
           const expectedTop = referenceTop(reference, limit);

@@ -31,9 +31,12 @@ describe('batch input', () => {
     expect(refusal(() => submissionFromCsv('query,colour\r\nJohn,red\r\n')).fieldErrors[0]!.detail).toBe(
       'unknown columns: colour',
     );
-    const bad = refusal(() => submissionFromCsv('query,type\r\nA Name,person\r\nB Name,vessel\r\n'));
+    const bad = refusal(() => submissionFromCsv('query,type\r\nA Name,person\r\nB Name,ship\r\n'));
     expect(bad.fieldErrors).toEqual([
-      { pointer: '/items/1/type', detail: 'line 3: must be person or entity' },
+      {
+        pointer: '/items/1/type',
+        detail: 'line 3: must be one of person, organization, vessel, aircraft, entity',
+      },
     ]);
     expect(refusal(() => submissionFromCsv('query\r\n"unclosed\r\n')).code).toBe('validation-failed');
   });

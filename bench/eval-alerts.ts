@@ -1,0 +1,168 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { parseUnXml } from '../src/sources/lists/parsers/un-xml.js';
+import { seededRandom } from './matching/queries.js';
+import {
+  apiCall,
+  liftAccountLimits,
+  type RunningService,
+  startService,
+  waitUntilHealthy,
+} from './support/service.js';
+
+/**
+ * Alert precision and recall through the running service (`npm run eval:alerts`), on every list of
+ * `LISTS_DIR` with the default options:
+ * - false alarms: every party of `negatives_dev.csv` (in `MATCHING_DATA_DIR`), on no list, screened
+ *   by name and kind; the share at each risk level, for people and companies apart;
+ * - recall: every UN individual and entity screened by its primary name with one typo in one word
+ *   (only the UN list asked, so "first" means its own record): first, and high or above.
+ */
+
+const listsDir = process.env.LISTS_DIR;
+const matchingDir = process.env.MATCHING_DATA_DIR;
+if (!listsDir || !matchingDir) {
+  console.log(
+    'eval:alerts skipped: set LISTS_DIR (the list mirror) and MATCHING_DATA_DIR (negatives_dev.csv).',
+  );
+  process.exit(0);
+}
+const CONCURRENCY = 8;
+const LEVELS = ['low', 'medium', 'high', 'critical'] as const;
+type Level = (typeof LEVELS)[number];
+
+interface Screened {
+  risk_level: Level;
+  risk_score: number;
+  flags: { source: string; match_score: number; details: { source_id: string; matched_name: string } }[];
+}
+
+async function screenAll<T>(items: readonly T[], body: (item: T) => unknown, service: RunningService) {
+  const results: Screened[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < items.length) {
+        const k = next++;
+        results[k] = await apiCall<Screened>(service, service.key, 'POST', '/v1/screen', body(items[k]!));
+      }
+    }),
+  );
+  return results;
+}
+
+const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(2)}%`;
+
+async function falseAlarms(service: RunningService): Promise<void> {
+  const rows = parse(readFileSync(path.join(matchingDir!, 'negatives_dev.csv'), 'utf8'), {
+    columns: true,
+    skip_empty_lines: true,
+  }) as { kind: string; name: string }[];
+  console.log('## False alarms: negatives_dev.csv, name and kind only\n');
+  console.log('| kind | parties | low | medium | high | critical | medium or above | high or above |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  const worst: string[] = [];
+  for (const kind of ['person', 'company']) {
+    const parties = rows.filter((r) => r.kind === kind);
+    const results = await screenAll(
+      parties,
+      (p) => ({ query: p.name, type: kind === 'person' ? 'person' : 'organization' }),
+      service,
+    );
+    const count = (levels: readonly Level[]) => results.filter((r) => levels.includes(r.risk_level)).length;
+    console.log(
+      `| ${kind} | ${parties.length} | ${LEVELS.map((l) => pct(count([l]), parties.length)).join(' | ')} | ` +
+        `${pct(count(['medium', 'high', 'critical']), parties.length)} | ${pct(count(['high', 'critical']), parties.length)} |`,
+    );
+    results.forEach((r, k) => {
+      if (r.risk_level === 'high' || r.risk_level === 'critical')
+        worst.push(
+          `${kind} "${parties[k]!.name}" ${r.risk_score}: ${r.flags[0]?.details.matched_name} (${r.flags[0]?.source} ${r.flags[0]?.match_score})`,
+        );
+    });
+  }
+  console.log(`\nHigh or above (${worst.length}), the first 40:`);
+  for (const line of worst.slice(0, 40)) console.log(`- ${line}`);
+}
+
+const LETTER = /\p{L}/u;
+const letters = (word: string) => [...word].filter((ch) => LETTER.test(ch)).length;
+
+/**
+ * One typo (a deletion, a substitution or a swap of two adjacent letters) at a letter of one word:
+ * a word of four letters or more, or the longest word of a name that has none. A typo in a word of
+ * two or three letters (`KIM` as `KM`) makes another word more often than a misspelt one.
+ */
+function typoInOneWord(name: string, random: () => number): string {
+  const words = name.split(' ');
+  const longest = Math.max(...words.map(letters));
+  const eligible = words.flatMap((w, k) => (letters(w) >= Math.min(4, longest) ? [k] : []));
+  const at = eligible[Math.floor(random() * eligible.length)]!;
+  const chars = [...words[at]!];
+  const positions = chars.flatMap((ch, i) => (LETTER.test(ch) ? [i] : []));
+  const i = positions[Math.floor(random() * positions.length)]!;
+  const kind = Math.floor(random() * 3);
+  if (kind === 0) chars.splice(i, 1);
+  else if (kind === 1) {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    const upper = chars[i]!.toUpperCase();
+    chars[i] = alphabet[(alphabet.indexOf(upper) + 1 + Math.floor(random() * 25)) % 26]!;
+  } else {
+    const j = positions.includes(i + 1) ? i + 1 : positions.includes(i - 1) ? i - 1 : i;
+    [chars[i], chars[j]] = [chars[j]!, chars[i]!];
+  }
+  words[at] = chars.join('');
+  return words.join(' ');
+}
+
+async function unRecall(service: RunningService): Promise<void> {
+  const parsed = await parseUnXml(
+    new Map([['consolidated.xml', readFileSync(path.join(listsDir!, 'consolidated.xml'))]]),
+  );
+  const random = seededRandom(20261127);
+  const queries = parsed.entities.map((e) => ({
+    id: e.source_id,
+    kind: e.kind,
+    query: typoInOneWord(e.names[0]!.full, random),
+  }));
+  const results = await screenAll(
+    queries,
+    (q) => ({
+      query: q.query,
+      type: q.kind === 'person' ? 'person' : 'organization',
+      options: { sources: ['un_sc'] },
+    }),
+    service,
+  );
+  let first = 0;
+  let high = 0;
+  const missed: string[] = [];
+  results.forEach((r, k) => {
+    const q = queries[k]!;
+    const top = r.flags[0];
+    const isFirst = top?.details.source_id === q.id;
+    const isHigh = r.risk_level === 'high' || r.risk_level === 'critical';
+    if (isFirst) first++;
+    if (isFirst && isHigh) high++;
+    if (!isFirst || !isHigh)
+      missed.push(
+        `"${q.query}" (${q.kind}): ${isFirst ? 'first' : `first is ${top?.details.matched_name ?? 'none'}`}, ${r.risk_level} ${r.risk_score} (${top?.match_score ?? '-'})`,
+      );
+  });
+  console.log('\n## Recall: UN primary names with one typo in one word, UN list only\n');
+  console.log('| queries | record first | first and high or above |\n|---|---|---|');
+  console.log(`| ${queries.length} | ${pct(first, queries.length)} | ${pct(high, queries.length)} |`);
+  console.log(`\nMissed (${missed.length}), the first 30:`);
+  for (const line of missed.slice(0, 30)) console.log(`- ${line}`);
+}
+
+const service = await startService({ LISTS_DIR: listsDir });
+try {
+  await waitUntilHealthy(service, 1);
+  await liftAccountLimits(service);
+  await falseAlarms(service);
+  await unRecall(service);
+} finally {
+  await service.stop();
+}
