@@ -134,6 +134,22 @@ describe.each(backends())('batch screening ($name)', (shared) => {
     expect(rows).toHaveLength(0);
   });
 
+  it('refuses each batch item without a letter or digit with its own 422 error, and queues nothing', async () => {
+    const { key, account } = await api.createAccount('professional');
+    const response = await submit(key, {
+      items: [{ query: '\u200b\u200b\u200b' }, { query: 'Fine Name' }, { query: '!!..--' }],
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([
+      { pointer: '/items/0/query', detail: 'must hold at least one letter or digit' },
+      { pointer: '/items/2/query', detail: 'must hold at least one letter or digit' },
+    ]);
+    const { rows } = await sql`SELECT 1 FROM batches WHERE account_id = ${account.id}`.execute(
+      api.runtime.ctx.db,
+    );
+    expect(rows).toHaveLength(0);
+  });
+
   it('refuses a batch request without a body with 422, not 500, and queues nothing', async () => {
     const { key, account } = await api.createAccount('professional');
     const response = await api.request('POST', '/v1/screen/batch', { key });
