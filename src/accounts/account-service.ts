@@ -18,6 +18,7 @@ import {
   listApiKeys,
   revokeApiKey,
 } from './api-keys.js';
+import { endAccountSessions } from './dashboard-sessions.js';
 import type { KeyAuthenticator } from './key-authenticator.js';
 import type { PlanId } from './plans.js';
 
@@ -55,7 +56,12 @@ export class AccountService {
 
   async updateAccount(id: string, changes: AccountChanges): Promise<Account> {
     if (!isUuid(id)) throw notFound('The account');
-    const account = await updateAccount(this.deps.db, id, changes);
+    // A suspension ends the dashboard sessions in the same transaction: none outlives it.
+    const account = await this.deps.db.transaction().execute(async (trx) => {
+      const updated = await updateAccount(trx, id, changes);
+      if (changes.status === 'suspended') await endAccountSessions(trx, id);
+      return updated;
+    });
     await this.deps.keys.invalidateAccount(id);
     return account;
   }

@@ -178,6 +178,17 @@ export class DashboardSessions {
   }
 }
 
+/**
+ * Ends every dashboard session of the account's users (at suspension): refusing them while the
+ * account is suspended is not enough, as they would work again once it is resumed.
+ */
+export async function endAccountSessions(db: Db, accountId: string): Promise<void> {
+  await db
+    .deleteFrom('dashboard_sessions')
+    .where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('account_id', '=', accountId))
+    .execute();
+}
+
 /** Deletes sessions that can no longer be used, hourly. */
 export class ExpiredSessionPurge extends DailyPurge {
   constructor(

@@ -205,6 +205,21 @@ describe.each(backends())('dashboard sign-in and sessions ($name)', (backend) =>
     expect(alertText(again.body)).toMatch(/suspended/);
   });
 
+  it("ends a suspended account's sessions for good: the old cookie does not work once it is resumed", async () => {
+    const user = await accountWithUser(api);
+    const browser = client('198.51.100.19');
+    await browser.signIn(user.email, user.password);
+    const kept = new DashboardClient(api.baseUrl);
+    kept.cookies.set('css_session', browser.cookies.get('css_session')!);
+    expect((await kept.get('/dashboard/keys')).status).toBe(200);
+    await api.admin('PATCH', `/admin/v1/accounts/${user.accountId}`, { status: 'suspended' });
+    await api.admin('PATCH', `/admin/v1/accounts/${user.accountId}`, { status: 'active' });
+    const old = await kept.get('/dashboard/keys');
+    expect(old.status).toBe(303);
+    expect(old.location).toBe('/dashboard/sign-in');
+    expect((await client('198.51.100.19').signIn(user.email, user.password)).status).toBe(303);
+  });
+
   it('sends the security headers on every dashboard response, and no-store on pages', async () => {
     const user = await accountWithUser(api);
     const browser = client('198.51.100.17');
