@@ -20,6 +20,7 @@ import { type Config, openSanctionsMode } from './config.js';
 import { checkHealth } from './health.js';
 import type { AppContext } from './http/context.js';
 import { PROBLEMS } from './http/problems.js';
+import { releaseDeadClaims } from './screening/batches/batch-queue.js';
 import { BatchService } from './screening/batches/batch-service.js';
 import { BatchWorker } from './screening/batches/batch-worker.js';
 import { RetentionPurge } from './screening/retention-purge.js';
@@ -227,6 +228,12 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
       ? new RedisAttemptLimiter(redis, deps.redisKeyPrefix, name, maxAttempts, windowSeconds)
       : new DatabaseAttemptLimiter(db, clock, name, maxAttempts, windowSeconds);
   webhookDelivery.start();
+  if (soleWriter) {
+    // This process is the embedded database's only writer: a claim found now is a dead process's,
+    // queued again at once rather than after its lease.
+    const released = await releaseDeadClaims(db);
+    if (released > 0) logger.info({ released }, 'batch items claimed by a previous process queued again');
+  }
   batchWork.start();
   webhookHistory.start();
   const ctx: AppContext = {

@@ -295,6 +295,53 @@ describe.each(backends())('batch cancellation and restart ($name)', (shared) => 
   }, 120_000);
 });
 
+describe.each(backends())('batch items claimed by a process that died ($name)', (shared) => {
+  // On the embedded database the process is the only writer (its folder is locked): a claim left
+  // in it at start is a dead process's, whatever its lease. PostgreSQL may have other instances.
+  const soleWriter = shared.databaseUrl === undefined;
+
+  it(soleWriter
+    ? 'takes back at start, at once, the items a dead process held on the embedded database'
+    : 'leaves to their lease, on PostgreSQL, the items another instance may still hold', async () => {
+    const { backend, drop } = await isolatedBackend(shared);
+    const dataDir = (await import('node:fs')).mkdtempSync(
+      path.join(process.env.TMPDIR ?? '/tmp', 'css-batch-'),
+    );
+    const start = () => TestApp.start(backend, { env: ENV, dataDir, inMemoryDatabase: false });
+    let api = await start();
+    try {
+      await api.runtime.ctx.lists.settled();
+      const { key } = await api.createAccount('enterprise');
+      await api.runtime.batchWork.close();
+      const batch = (
+        await api.request('POST', '/v1/screen/batch', {
+          key,
+          body: { items: Array.from({ length: 3 }, (_, i) => ({ query: unlisted(i) })) },
+        })
+      ).body;
+      // As if the process had claimed item 0 and died at once: running, its lease far from over.
+      await sql`UPDATE batch_items SET status = 'running', claim_token = gen_random_uuid(),
+          claimed_until = now() + interval '9 minutes' WHERE batch_id = ${batch.id} AND index = 0`.execute(
+        api.runtime.ctx.db,
+      );
+      await api.close();
+
+      api = await start();
+      await api.runtime.ctx.lists.settled();
+      await api.runtime.batchWork.settle();
+      const view = await api.request('GET', `/v1/screen/batch/${batch.id}`, { key });
+      if (soleWriter) {
+        expect(view.body).toMatchObject({ status: 'completed', completed: 3 });
+      } else {
+        expect(view.body).toMatchObject({ status: 'running', completed: 2 });
+      }
+    } finally {
+      await api.close();
+      await drop();
+    }
+  }, 120_000);
+});
+
 describe.each(backends())('batch items when the month fills up meanwhile ($name)', (shared) => {
   it('screens items until the quota is reached and marks the rest failed with quota-exceeded', async () => {
     const { backend, drop } = await isolatedBackend(shared);
