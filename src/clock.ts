@@ -5,12 +5,20 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-/** Milliseconds rounded to the microsecond, as every duration the service reports is written. */
+/**
+ * Milliseconds rounded to the microsecond: the precise figure, for `Server-Timing` only. Durations
+ * in answers and stored rows are whole milliseconds (`wholeMilliseconds`).
+ */
 export function roundMilliseconds(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
-/** Milliseconds since a `performance.now()` reading, rounded like every reported duration. */
+/** Whole milliseconds, as every `duration_ms` and `latency_ms` the service reports is documented. */
+export function wholeMilliseconds(ms: number): number {
+  return Math.round(ms);
+}
+
+/** Whole milliseconds since a `performance.now()` reading, as every reported duration is written. */
 export function millisecondsSince(started: number): number {
-  return roundMilliseconds(performance.now() - started);
+  return wholeMilliseconds(performance.now() - started);
 }

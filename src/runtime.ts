@@ -20,6 +20,7 @@ import { type Config, openSanctionsMode } from './config.js';
 import { checkHealth } from './health.js';
 import type { AppContext } from './http/context.js';
 import { PROBLEMS } from './http/problems.js';
+import { releaseDeadClaims } from './screening/batches/batch-queue.js';
 import { BatchService } from './screening/batches/batch-service.js';
 import { BatchWorker } from './screening/batches/batch-worker.js';
 import { RetentionPurge } from './screening/retention-purge.js';
@@ -31,9 +32,11 @@ import { MatchingThread, type ThreadIndex } from './sources/lists/matching-threa
 import { type ProviderSettings, providerSettingsFromConfig } from './sources/providers/provider-settings.js';
 import { buildProviderSources } from './sources/providers/providers.js';
 import type { Source } from './sources/source.js';
+import { type AttemptLimiter, RedisAttemptLimiter } from './store/attempt-limiter.js';
 import { type Broadcast, LocalBroadcast, RedisBroadcast } from './store/broadcast.js';
 import { type Database, type Db, openDatabase } from './store/database.js';
-import { FailureLimiter, RequestRateLimiter } from './store/rate-limiter.js';
+import { DatabaseAttemptLimiter, EndedAttemptWindowPurge } from './store/database-attempt-limiter.js';
+import { RequestRateLimiter } from './store/rate-limiter.js';
 import { connectRedis, waitUntilReady } from './store/redis.js';
 import { MemoryResultCache, RedisResultCache } from './store/result-cache.js';
 import { DeliveryHistoryPurge } from './webhooks/delivery-history-purge.js';
@@ -217,7 +220,20 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   retention.start();
   const sessionPurge = new ExpiredSessionPurge(db, clock, logger);
   sessionPurge.start();
+  // Sign-in attempts are counted where every instance sees them: Redis, or else the database.
+  const attemptWindowPurge = redis ? undefined : new EndedAttemptWindowPurge(db, clock, logger);
+  attemptWindowPurge?.start();
+  const attemptLimiter = (name: string, maxAttempts: number, windowSeconds: number): AttemptLimiter =>
+    redis
+      ? new RedisAttemptLimiter(redis, deps.redisKeyPrefix, name, maxAttempts, windowSeconds)
+      : new DatabaseAttemptLimiter(db, clock, name, maxAttempts, windowSeconds);
   webhookDelivery.start();
+  if (soleWriter) {
+    // This process is the embedded database's only writer: a claim found now is a dead process's,
+    // queued again at once rather than after its lease.
+    const released = await releaseDeadClaims(db);
+    if (released > 0) logger.info({ released }, 'batch items claimed by a previous process queued again');
+  }
   batchWork.start();
   webhookHistory.start();
   const ctx: AppContext = {
@@ -234,16 +250,8 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     dashboardSessions: new DashboardSessions({
       db,
       clock,
-      failures: new FailureLimiter(
-        redis,
-        deps.redisKeyPrefix,
-        'signin:',
-        SIGN_IN_FAILURES_MAX,
-        SIGN_IN_FAILURE_WINDOW_SECONDS,
-      ),
-      attemptsPerClient: new FailureLimiter(
-        redis,
-        deps.redisKeyPrefix,
+      failures: attemptLimiter('signin:', SIGN_IN_FAILURES_MAX, SIGN_IN_FAILURE_WINDOW_SECONDS),
+      attemptsPerClient: attemptLimiter(
         'signin-ip:',
         SIGN_IN_ATTEMPTS_PER_IP_MAX,
         SIGN_IN_ATTEMPTS_PER_IP_WINDOW_SECONDS,
@@ -277,7 +285,13 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
       // Both at once, so that their grace periods fit in the server's shutdown budget together; the
       // items go before the lists they screen against.
       await Promise.all([batchWork.close(), webhookDelivery.close()]);
-      await Promise.all([lists.close(), retention.close(), sessionPurge.close(), webhookHistory.close()]);
+      await Promise.all([
+        lists.close(),
+        retention.close(),
+        sessionPurge.close(),
+        webhookHistory.close(),
+        attemptWindowPurge?.close(),
+      ]);
       await matching.close();
       await Promise.all([audit.flush(), lastUsed.flush()]);
       await broadcast.close();

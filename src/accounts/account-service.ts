@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { notFound } from '../errors.js';
+import { notFound, ServiceError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import type { Db } from '../store/database.js';
 import {
@@ -11,15 +11,19 @@ import {
   updateAccount,
 } from './accounts.js';
 import {
+  type ApiKeyPage,
   type ApiKeyView,
   type CreatedApiKey,
   createApiKey,
+  createApiKeyUnderCap,
   DEFAULT_KEY_NAME,
+  listApiKeyPage,
   listApiKeys,
   revokeApiKey,
 } from './api-keys.js';
+import { endAccountSessions } from './dashboard-sessions.js';
 import type { KeyAuthenticator } from './key-authenticator.js';
-import type { PlanId } from './plans.js';
+import { PLANS, type PlanId } from './plans.js';
 
 export interface AccountServiceDeps {
   db: Db;
@@ -55,19 +59,41 @@ export class AccountService {
 
   async updateAccount(id: string, changes: AccountChanges): Promise<Account> {
     if (!isUuid(id)) throw notFound('The account');
-    const account = await updateAccount(this.deps.db, id, changes);
+    // A suspension ends the dashboard sessions in the same transaction: none outlives it.
+    const account = await this.deps.db.transaction().execute(async (trx) => {
+      const updated = await updateAccount(trx, id, changes);
+      if (changes.status === 'suspended') await endAccountSessions(trx, id);
+      return updated;
+    });
     await this.deps.keys.invalidateAccount(id);
     return account;
   }
 
+  /** Refused with `limit-reached` once the account holds its plan's number of active keys. */
   async createKey(accountId: string, name: string): Promise<CreatedApiKey> {
-    await this.getAccount(accountId);
-    return createApiKey(this.deps.db, this.deps.clock, accountId, name);
+    const { plan } = await this.getAccount(accountId);
+    const max = PLANS[plan].activeKeysMax;
+    const key = await createApiKeyUnderCap(this.deps.db, this.deps.clock, accountId, name, max);
+    if (!key) {
+      throw new ServiceError(
+        'limit-reached',
+        `An account may have at most ${max} active API keys; revoke one before creating another.`,
+      );
+    }
+    return key;
   }
 
   async listKeys(accountId: string): Promise<ApiKeyView[]> {
     await this.getAccount(accountId);
     return listApiKeys(this.deps.db, accountId);
+  }
+
+  async listKeyPage(
+    accountId: string,
+    page: { cursor?: string | undefined; limit?: number | undefined },
+  ): Promise<ApiKeyPage> {
+    await this.getAccount(accountId);
+    return listApiKeyPage(this.deps.db, accountId, page);
   }
 
   /** `accountId` scopes a customer's request; operators may revoke any key. */

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
 import type { Db } from '../store/database.js';
+import { decodePageCursor, encodePageCursor } from '../store/page-cursor.js';
 import type { ApiKeyRow } from '../store/schema.js';
 import { API_KEY_PREFIX, generateApiKey, hashApiKey, lastFour } from './api-key-format.js';
 
@@ -66,6 +68,68 @@ export async function createApiKey(
     .returningAll()
     .executeTakeFirstOrThrow();
   return { ...toApiKeyView(row), key };
+}
+
+/**
+ * Creates a key unless the account already holds `maxActive` keys not revoked; undefined then. The
+ * account's row is locked for the count and the insert, so concurrent creations for one account
+ * take turns and a burst cannot pass the cap (instances included: the lock is the database's).
+ */
+export async function createApiKeyUnderCap(
+  db: Db,
+  clock: Clock,
+  accountId: string,
+  name: string,
+  maxActive: number,
+): Promise<CreatedApiKey | undefined> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT id FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`.execute(trx);
+    const { count } = await trx
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= maxActive) return undefined;
+    return createApiKey(trx, clock, accountId, name);
+  });
+}
+
+/** Keys per page of `GET /v1/keys`, and the most a caller may ask. */
+export const KEYS_PAGE_DEFAULT = 50;
+export const KEYS_PAGE_MAX = 100;
+
+export interface ApiKeyPage {
+  data: ApiKeyView[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+/** The account's keys, oldest first, a page at a time (keyset paging on creation time and id). */
+export async function listApiKeyPage(
+  db: Db,
+  accountId: string,
+  page: { cursor?: string | undefined; limit?: number | undefined },
+): Promise<ApiKeyPage> {
+  const limit = Math.min(Math.max(1, page.limit ?? KEYS_PAGE_DEFAULT), KEYS_PAGE_MAX);
+  let query = db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId);
+  if (page.cursor) {
+    const [time, id] = decodePageCursor(page.cursor, '/cursor');
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '>', time), eb.and([eb('created_at', '=', time), eb('id', '>', id)])]),
+    );
+  }
+  const rows = await query
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit + 1)
+    .execute();
+  const data = rows.slice(0, limit).map(toApiKeyView);
+  const last = data.at(-1);
+  return {
+    data,
+    next_cursor: rows.length > limit && last ? encodePageCursor(last.created_at, last.id) : null,
+  };
 }
 
 export async function listApiKeys(db: Db, accountId: string): Promise<ApiKeyView[]> {

@@ -2,9 +2,9 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
+import type { AttemptLimiter } from '../store/attempt-limiter.js';
 import { DailyPurge } from '../store/daily-purge.js';
 import type { Db } from '../store/database.js';
-import type { FailureLimiter } from '../store/rate-limiter.js';
 import type { AccountStatus } from './accounts.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
 import type { PlanId } from './plans.js';
@@ -14,7 +14,7 @@ import { normaliseEmail } from './users.js';
 export const DASHBOARD_SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 /** Whatever its use, a session ends this long after sign-in: a stolen cookie cannot live for ever. */
 export const DASHBOARD_SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
-/** Failed sign-ins allowed per (email, client IP) within the window below. */
+/** Failed sign-ins allowed per (email, client IP) within the window below (checked passwords, at once or not). */
 export const SIGN_IN_FAILURES_MAX = 5;
 export const SIGN_IN_FAILURE_WINDOW_SECONDS = 15 * 60;
 /**
@@ -51,10 +51,10 @@ export type SignInResult =
 export interface DashboardSessionsDeps {
   db: Db;
   clock: Clock;
-  /** Failed sign-ins per (email, client IP). */
-  failures: FailureLimiter;
-  /** Failed sign-ins per client IP, whatever the email (SIGN_IN_ATTEMPTS_PER_IP_MAX). */
-  attemptsPerClient: FailureLimiter;
+  /** Sign-ins per (email, client IP) until one succeeds (SIGN_IN_FAILURES_MAX). */
+  failures: AttemptLimiter;
+  /** Sign-ins per client IP, whatever the email; successful ones are given back (SIGN_IN_ATTEMPTS_PER_IP_MAX). */
+  attemptsPerClient: AttemptLimiter;
 }
 
 function sha256(text: string): string {
@@ -105,13 +105,19 @@ export class DashboardSessions {
   async signIn(rawEmail: string, password: string, clientIp: string): Promise<SignInResult> {
     const email = normaliseEmail(rawEmail);
     const subject = sha256(`${email}\n${clientIp}`);
-    // Both limits are checked before any scrypt work: a refused attempt costs two counter reads.
+    // Both limits count the attempt before any scrypt work, each in one atomic step: a burst of
+    // parallel guesses gets no more password checks than the limits allow, and a refused attempt
+    // costs two counter writes. A success gives its counts back afterwards.
     const client = `ip:${clientIp}`;
-    const clientWait = await this.deps.attemptsPerClient.retryAfterSeconds(client);
+    const clientWait = await this.deps.attemptsPerClient.take(client);
     if (clientWait !== undefined)
       return { outcome: 'locked', retryAfterSeconds: clientWait, reason: 'client' };
-    const wait = await this.deps.failures.retryAfterSeconds(subject);
-    if (wait !== undefined) return { outcome: 'locked', retryAfterSeconds: wait, reason: 'pair' };
+    const wait = await this.deps.failures.take(subject);
+    if (wait !== undefined) {
+      // Refused before any check: it is not a failed attempt of this address.
+      await this.deps.attemptsPerClient.giveBack(client);
+      return { outcome: 'locked', retryAfterSeconds: wait, reason: 'pair' };
+    }
     const user = await this.deps.db
       .selectFrom('users')
       .innerJoin('accounts', 'accounts.id', 'users.account_id')
@@ -119,14 +125,8 @@ export class DashboardSessions {
       .where('users.email', '=', email)
       .executeTakeFirst();
     const valid = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
-    if (!user || !valid) {
-      await Promise.all([
-        this.deps.failures.recordFailure(subject),
-        this.deps.attemptsPerClient.recordFailure(client),
-      ]);
-      return { outcome: 'invalid' };
-    }
-    await this.deps.failures.reset(subject);
+    if (!user || !valid) return { outcome: 'invalid' };
+    await Promise.all([this.deps.failures.reset(subject), this.deps.attemptsPerClient.giveBack(client)]);
     if ((user.status as AccountStatus) !== 'active') return { outcome: 'suspended' };
     return this.open(user.id);
   }
@@ -176,6 +176,17 @@ export class DashboardSessions {
     if (!user) throw new Error('a session just opened could not be read back');
     return { outcome: 'signed-in', token, user };
   }
+}
+
+/**
+ * Ends every dashboard session of the account's users (at suspension): refusing them while the
+ * account is suspended is not enough, as they would work again once it is resumed.
+ */
+export async function endAccountSessions(db: Db, accountId: string): Promise<void> {
+  await db
+    .deleteFrom('dashboard_sessions')
+    .where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('account_id', '=', accountId))
+    .execute();
 }
 
 /** Deletes sessions that can no longer be used, hourly. */

@@ -8,10 +8,18 @@ export interface Plan {
   adverseMedia: boolean;
   webhooks: boolean;
   batchScreening: boolean;
+  /**
+   * Keys not revoked an account may hold at once: each key has its own rate limit, so keys without
+   * bound would multiply it. Revoked keys do not count.
+   */
+  activeKeysMax: number;
 }
 
 /** Requests per minute per API key unless the operator set an override on the account. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 100;
+
+/** Active API keys per account: the same on every plan today. */
+export const ACTIVE_KEYS_PER_ACCOUNT_MAX = 20;
 
 export const PLANS: Readonly<Record<PlanId, Plan>> = {
   starter: {
@@ -20,6 +28,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     adverseMedia: false,
     webhooks: false,
     batchScreening: false,
+    activeKeysMax: ACTIVE_KEYS_PER_ACCOUNT_MAX,
   },
   professional: {
     id: 'professional',
@@ -27,6 +36,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     adverseMedia: true,
     webhooks: true,
     batchScreening: true,
+    activeKeysMax: ACTIVE_KEYS_PER_ACCOUNT_MAX,
   },
   enterprise: {
     id: 'enterprise',
@@ -34,6 +44,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     adverseMedia: true,
     webhooks: true,
     batchScreening: true,
+    activeKeysMax: ACTIVE_KEYS_PER_ACCOUNT_MAX,
   },
 };
 

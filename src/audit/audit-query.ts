@@ -1,6 +1,6 @@
 import { ServiceError } from '../errors.js';
-import { isUuid } from '../ids.js';
 import type { Db } from '../store/database.js';
+import { decodePageCursor, encodePageCursor } from '../store/page-cursor.js';
 import type { AuditLogRow } from '../store/schema.js';
 import type { AuditEntry } from './audit-chain.js';
 
@@ -29,23 +29,6 @@ export interface AuditPage {
   next_cursor: string | null;
 }
 
-function encodeCursor(row: AuditLogRow): string {
-  return Buffer.from(JSON.stringify([new Date(row.occurred_at).toISOString(), row.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): [Date, string] {
-  try {
-    const [time, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    const date = new Date(time);
-    if (Number.isNaN(date.getTime()) || typeof id !== 'string' || !isUuid(id)) throw new Error('bad cursor');
-    return [date, id];
-  } catch {
-    throw new ServiceError('validation-failed', 'The cursor is not one this service returned.', [
-      { pointer: '/cursor', detail: 'must be a next_cursor value from a previous page' },
-    ]);
-  }
-}
-
 function statusRange(status: string): [number, number] {
   const exact = /^[1-5]\d\d$/.exec(status);
   if (exact) return [Number(status), Number(status)];
@@ -71,7 +54,7 @@ export async function listAuditRecords(db: Db, accountId: string, filter: AuditF
     query = query.where('path', 'like', `${escaped}%`);
   }
   if (filter.cursor) {
-    const [time, id] = decodeCursor(filter.cursor);
+    const [time, id] = decodePageCursor(filter.cursor, '/cursor');
     query = query.where((eb) =>
       eb.or([eb('occurred_at', '<', time), eb.and([eb('occurred_at', '=', time), eb('id', '<', id)])]),
     );
@@ -85,7 +68,7 @@ export async function listAuditRecords(db: Db, accountId: string, filter: AuditF
   const last = page.at(-1);
   return {
     data: page.map(toAuditRecord),
-    next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
+    next_cursor: rows.length > limit && last ? encodePageCursor(last.occurred_at, last.id) : null,
   };
 }
 

@@ -4,6 +4,7 @@ import type { ApiKeyView, CreatedApiKey } from '../accounts/api-keys.js';
 import type { SignedInUser } from '../accounts/dashboard-sessions.js';
 import { notFound } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
+import { formRefusal } from './form-errors.js';
 import { formField, isHtmx } from './session-guard.js';
 
 /** The same bounds as `POST /v1/keys`. */
@@ -54,8 +55,13 @@ export function keyRoutes(app: App, ctx: AppContext): void {
     const name = formField(request, 'name').trim();
     const error = keyNameProblem(name);
     if (error) return renderKeys(ctx, request, reply, 422, { error, name });
-    const created = await ctx.accounts.createKey(request.dashboardUser!.accountId, name);
-    return renderKeys(ctx, request, reply, 201, { created });
+    try {
+      const created = await ctx.accounts.createKey(request.dashboardUser!.accountId, name);
+      return renderKeys(ctx, request, reply, 201, { created });
+    } catch (error) {
+      const refusal = formRefusal(error, () => undefined);
+      return renderKeys(ctx, request, reply, refusal.status, { error: refusal.error, name });
+    }
   });
 
   // Without JavaScript the row's button posts without `confirm`, and gets a confirmation page

@@ -86,7 +86,7 @@ export const PROBLEMS: Readonly<Record<ErrorCode, ProblemKind>> = {
     status: 422,
     title: 'Account limit reached',
     advice:
-      'The account has as many of these objects as it may (10 webhooks); delete one it no longer needs first.',
+      'The account has as many of these objects as it may (10 webhooks, 20 active API keys); delete or revoke one it no longer needs first.',
   },
   'quota-exceeded': {
     status: 402,

@@ -30,3 +30,14 @@ export function codePointLength(text: string): number {
   for (const _ of text) n += 1;
   return n;
 }
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * Whether a name holds something to match: a letter or a digit of any script. Invisible (format)
+ * and control characters, punctuation, symbols and spaces alone name nobody, and screening them
+ * would only bill the account for an answer about nothing.
+ */
+export function holdsLetterOrDigit(text: string): boolean {
+  return LETTER_OR_DIGIT.test(text);
+}

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import { ServiceError } from '../errors.js';
-import { isUuid } from '../ids.js';
 import type { Db } from '../store/database.js';
+import { decodePageCursor, encodePageCursor } from '../store/page-cursor.js';
 import type { RiskLevel } from './risk.js';
 
 /** Screenings per page of the account's history (the dashboard's list), and the most a caller may ask. */
@@ -26,23 +25,6 @@ export interface ScreeningHistoryPage {
   data: ScreeningSummary[];
   /** Pass as `before` for the next (older) page; null on the last page. */
   next_cursor: string | null;
-}
-
-function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): [Date, string] {
-  try {
-    const [time, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    const date = new Date(time);
-    if (Number.isNaN(date.getTime()) || typeof id !== 'string' || !isUuid(id)) throw new Error('bad cursor');
-    return [date, id];
-  } catch {
-    throw new ServiceError('validation-failed', 'The page link is not one this service made.', [
-      { pointer: '/before', detail: 'must be a next_cursor value from a previous page' },
-    ]);
-  }
 }
 
 /**
@@ -75,7 +57,7 @@ export async function listScreenings(
     .where('account_id', '=', accountId)
     .where('created_at', '>=', notBefore);
   if (page.before) {
-    const [time, id] = decodeCursor(page.before);
+    const [time, id] = decodePageCursor(page.before, '/before');
     query = query.where((eb) =>
       eb.or([eb('created_at', '<', time), eb.and([eb('created_at', '=', time), eb('id', '<', id)])]),
     );
@@ -97,5 +79,8 @@ export async function listScreenings(
     user_id: row.user_id,
   }));
   const last = data.at(-1);
-  return { data, next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+  return {
+    data,
+    next_cursor: rows.length > limit && last ? encodePageCursor(last.created_at, last.id) : null,
+  };
 }

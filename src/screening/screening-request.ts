@@ -2,7 +2,7 @@ import type { Plan } from '../accounts/plans.js';
 import { type FieldError, ServiceError } from '../errors.js';
 import type { Source } from '../sources/source.js';
 import { isKnownSourceId } from '../sources/source-ids.js';
-import { codePointLength, normaliseQuery } from './normalise-query.js';
+import { codePointLength, holdsLetterOrDigit, normaliseQuery } from './normalise-query.js';
 import { DEFAULT_MATCH_THRESHOLD, QUERY_MAX_CODE_POINTS, QUERY_MIN_CODE_POINTS } from './screening-policy.js';
 import type { EffectiveOptions, QueryType } from './screening-result.js';
 
@@ -47,6 +47,12 @@ export function resolveScreeningRequest(
       },
     ]);
   }
+  const entity = normaliseQuery(request.query);
+  if (!holdsLetterOrDigit(entity)) {
+    throw invalid('The query holds no letter or digit.', [
+      { pointer: '/query', detail: 'must hold at least one letter or digit' },
+    ]);
+  }
   const requested = request.options?.sources;
   const unknown = (requested ?? []).filter((id) => !isKnownSourceId(id));
   if (unknown.length > 0) {
@@ -76,7 +82,7 @@ export function resolveScreeningRequest(
     ]);
   }
   return {
-    entity: normaliseQuery(request.query),
+    entity,
     type: request.type ?? 'entity',
     options: {
       threshold: request.options?.threshold ?? DEFAULT_MATCH_THRESHOLD,

@@ -235,6 +235,13 @@ export interface DashboardSessionTable {
   last_seen_at: Timestamp;
 }
 
+/** Sign-in attempts per subject in the current window (without Redis; see DatabaseAttemptLimiter). */
+export interface AttemptWindowTable {
+  subject: string;
+  attempts: number;
+  ends_at: Timestamp;
+}
+
 export interface DatabaseSchema {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -254,6 +261,7 @@ export interface DatabaseSchema {
   batch_items: BatchItemTable;
   users: UserTable;
   dashboard_sessions: DashboardSessionTable;
+  attempt_windows: AttemptWindowTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

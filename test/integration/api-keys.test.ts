@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/accounts/api-key-format.js';
+import { PLANS } from '../../src/accounts/plans.js';
 import { backends } from '../support/backends.js';
 import { TestApp } from '../support/test-app.js';
 
@@ -82,5 +83,60 @@ describe.each(backends())('API keys ($name)', (backend) => {
     const listed = await api.request('GET', '/v1/keys', { key });
     const used = listed.body.data.find((k: { id: string }) => k.id === keyId);
     expect(Date.now() - Date.parse(used.last_used_at)).toBeLessThan(60_000);
+  });
+  it('caps the active keys of an account, even when many are created at once, and frees a place on revocation', async () => {
+    const { key } = await api.createAccount('enterprise');
+    const max = PLANS.enterprise.activeKeysMax;
+    const burst = await Promise.all(
+      Array.from({ length: max + 10 }, (_, i) =>
+        api.request('POST', '/v1/keys', { key, body: { name: `burst ${i}` } }),
+      ),
+    );
+    // The account's first key counts: the burst can add one fewer than the cap.
+    expect(burst.filter((r) => r.status === 201)).toHaveLength(max - 1);
+    const refused = burst.filter((r) => r.status !== 201);
+    expect(refused).toHaveLength(11);
+    for (const response of refused) {
+      expect(response.status).toBe(422);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(response.body.type).toBe('/problems/limit-reached');
+      expect(response.body.detail).toMatch(new RegExp(`at most ${max} active API keys`));
+    }
+    const { count } = await api.runtime.ctx.db
+      .selectFrom('api_keys')
+      .innerJoin('api_keys as mine', 'mine.account_id', 'api_keys.account_id')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('mine.key_hash', '=', hashApiKey(key))
+      .where('api_keys.revoked_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(Number(count)).toBe(max);
+    const revoked = burst.find((r) => r.status === 201)!.body.id;
+    expect((await api.request('DELETE', `/v1/keys/${revoked}`, { key })).status).toBe(204);
+    expect((await api.request('POST', '/v1/keys', { key, body: { name: 'after revocation' } })).status).toBe(
+      201,
+    );
+    expect((await api.request('POST', '/v1/keys', { key, body: { name: 'one too many' } })).status).toBe(422);
+  });
+
+  it('lists the keys a page at a time, oldest first, each key once, following next_cursor', async () => {
+    const { key } = await api.createAccount();
+    for (let i = 0; i < 4; i++) await api.request('POST', '/v1/keys', { key, body: { name: `paged ${i}` } });
+    const names: string[] = [];
+    let url = '/v1/keys?limit=2';
+    for (;;) {
+      const page = await api.request('GET', url, { key });
+      expect(page.status).toBe(200);
+      expect(page.body.data.length).toBeLessThanOrEqual(2);
+      names.push(...page.body.data.map((k: { name: string }) => k.name));
+      if (page.body.next_cursor === null) break;
+      url = `/v1/keys?limit=2&cursor=${encodeURIComponent(page.body.next_cursor)}`;
+    }
+    // Keys made within one millisecond are ordered by id: every key once is what a caller relies on.
+    expect([...names].sort()).toEqual(['default', 'paged 0', 'paged 1', 'paged 2', 'paged 3']);
+    expect((await api.request('GET', '/v1/keys', { key })).body).toMatchObject({ next_cursor: null });
+    const bad = await api.request('GET', '/v1/keys?cursor=not-a-cursor', { key });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].pointer).toBe('/cursor');
+    expect((await api.request('GET', '/v1/keys?limit=0', { key })).status).toBe(422);
   });
 });

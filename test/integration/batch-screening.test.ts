@@ -134,6 +134,22 @@ describe.each(backends())('batch screening ($name)', (shared) => {
     expect(rows).toHaveLength(0);
   });
 
+  it('refuses each batch item without a letter or digit with its own 422 error, and queues nothing', async () => {
+    const { key, account } = await api.createAccount('professional');
+    const response = await submit(key, {
+      items: [{ query: '\u200b\u200b\u200b' }, { query: 'Fine Name' }, { query: '!!..--' }],
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([
+      { pointer: '/items/0/query', detail: 'must hold at least one letter or digit' },
+      { pointer: '/items/2/query', detail: 'must hold at least one letter or digit' },
+    ]);
+    const { rows } = await sql`SELECT 1 FROM batches WHERE account_id = ${account.id}`.execute(
+      api.runtime.ctx.db,
+    );
+    expect(rows).toHaveLength(0);
+  });
+
   it('refuses a batch request without a body with 422, not 500, and queues nothing', async () => {
     const { key, account } = await api.createAccount('professional');
     const response = await api.request('POST', '/v1/screen/batch', { key });
@@ -272,6 +288,53 @@ describe.each(backends())('batch cancellation and restart ($name)', (shared) => 
       }>`SELECT count(*) AS n FROM screenings WHERE account_id = ${account.id}`.execute(api.runtime.ctx.db);
       expect(Number(rows[0]!.n)).toBe(30);
       expect((await api.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(30);
+    } finally {
+      await api.close();
+      await drop();
+    }
+  }, 120_000);
+});
+
+describe.each(backends())('batch items claimed by a process that died ($name)', (shared) => {
+  // On the embedded database the process is the only writer (its folder is locked): a claim left
+  // in it at start is a dead process's, whatever its lease. PostgreSQL may have other instances.
+  const soleWriter = shared.databaseUrl === undefined;
+
+  it(soleWriter
+    ? 'takes back at start, at once, the items a dead process held on the embedded database'
+    : 'leaves to their lease, on PostgreSQL, the items another instance may still hold', async () => {
+    const { backend, drop } = await isolatedBackend(shared);
+    const dataDir = (await import('node:fs')).mkdtempSync(
+      path.join(process.env.TMPDIR ?? '/tmp', 'css-batch-'),
+    );
+    const start = () => TestApp.start(backend, { env: ENV, dataDir, inMemoryDatabase: false });
+    let api = await start();
+    try {
+      await api.runtime.ctx.lists.settled();
+      const { key } = await api.createAccount('enterprise');
+      await api.runtime.batchWork.close();
+      const batch = (
+        await api.request('POST', '/v1/screen/batch', {
+          key,
+          body: { items: Array.from({ length: 3 }, (_, i) => ({ query: unlisted(i) })) },
+        })
+      ).body;
+      // As if the process had claimed item 0 and died at once: running, its lease far from over.
+      await sql`UPDATE batch_items SET status = 'running', claim_token = gen_random_uuid(),
+          claimed_until = now() + interval '9 minutes' WHERE batch_id = ${batch.id} AND index = 0`.execute(
+        api.runtime.ctx.db,
+      );
+      await api.close();
+
+      api = await start();
+      await api.runtime.ctx.lists.settled();
+      await api.runtime.batchWork.settle();
+      const view = await api.request('GET', `/v1/screen/batch/${batch.id}`, { key });
+      if (soleWriter) {
+        expect(view.body).toMatchObject({ status: 'completed', completed: 3 });
+      } else {
+        expect(view.body).toMatchObject({ status: 'running', completed: 2 });
+      }
     } finally {
       await api.close();
       await drop();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLANS } from '../../src/accounts/plans.js';
 import { backends } from '../support/backends.js';
 import { accountWithUser, alertText, DashboardClient, fullKeysIn } from '../support/dashboard-client.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -67,6 +68,18 @@ describe.each(backends())('dashboard API keys and usage ($name)', (backend) => {
     expect(refused.status).toBe(422);
     expect(refused.body).toMatch(/Give the key a name/);
     expect((await api.request('GET', '/v1/keys', { key: user.key })).body.data).toHaveLength(1);
+  });
+
+  it('explains on the form that the account has as many active keys as it may, creating nothing', async () => {
+    const { user, browser } = await signedIn();
+    for (let i = 1; i < PLANS.professional.activeKeysMax; i++)
+      expect((await api.request('POST', '/v1/keys', { key: user.key, body: { name: `k${i}` } })).status).toBe(
+        201,
+      );
+    const refused = await browser.post('/dashboard/keys', { _csrf: browser.csrf, name: 'one too many' });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatch(/at most \d+ active API keys/);
+    expect(fullKeysIn(refused.body)).toEqual([]);
   });
 
   it('asks for confirmation before revoking, and a key revoked in the dashboard is refused by the API within a second', async () => {

@@ -107,6 +107,32 @@ describe.each(backends())('dashboard sign-in and sessions ($name)', (backend) =>
     expect((await client('192.0.2.78').signIn(user.email, user.password)).status).toBe(303);
   });
 
+  it('checks at most 5 passwords for an email from an address, however many guesses arrive at once', async () => {
+    const user = await accountWithUser(api);
+    const burst = await Promise.all(
+      Array.from({ length: 24 }, async (_, i) => {
+        const page = await client('203.0.113.30').signIn(user.email, `wrong password ${i}`);
+        return page.status;
+      }),
+    );
+    expect(burst.filter((status) => status === 401)).toHaveLength(SIGN_IN_FAILURES_MAX);
+    expect(burst.filter((status) => status === 429)).toHaveLength(24 - SIGN_IN_FAILURES_MAX);
+    expect((await client('203.0.113.30').signIn(user.email, user.password)).status).toBe(429);
+  });
+
+  it('checks at most 30 passwords from an address, however many guesses for other emails arrive at once', async () => {
+    const flood = '192.0.2.90';
+    const guesses = SIGN_IN_ATTEMPTS_PER_IP_MAX + 15;
+    const burst = await Promise.all(
+      Array.from({ length: guesses }, async (_, i) => {
+        const page = await client(flood).signIn(`burst-${i}@example.com`, 'wrong password!');
+        return page.status;
+      }),
+    );
+    expect(burst.filter((status) => status === 401)).toHaveLength(SIGN_IN_ATTEMPTS_PER_IP_MAX);
+    expect(burst.filter((status) => status === 429)).toHaveLength(guesses - SIGN_IN_ATTEMPTS_PER_IP_MAX);
+  });
+
   it('ends a session after 12 hours without a request, while each request restarts the 12 hours', async () => {
     const user = await accountWithUser(api);
     const browser = client('198.51.100.12');
@@ -177,6 +203,21 @@ describe.each(backends())('dashboard sign-in and sessions ($name)', (backend) =>
     const again = await client('198.51.100.16').signIn(user.email, user.password);
     expect(again.status).toBe(403);
     expect(alertText(again.body)).toMatch(/suspended/);
+  });
+
+  it("ends a suspended account's sessions for good: the old cookie does not work once it is resumed", async () => {
+    const user = await accountWithUser(api);
+    const browser = client('198.51.100.19');
+    await browser.signIn(user.email, user.password);
+    const kept = new DashboardClient(api.baseUrl);
+    kept.cookies.set('css_session', browser.cookies.get('css_session')!);
+    expect((await kept.get('/dashboard/keys')).status).toBe(200);
+    await api.admin('PATCH', `/admin/v1/accounts/${user.accountId}`, { status: 'suspended' });
+    await api.admin('PATCH', `/admin/v1/accounts/${user.accountId}`, { status: 'active' });
+    const old = await kept.get('/dashboard/keys');
+    expect(old.status).toBe(303);
+    expect(old.location).toBe('/dashboard/sign-in');
+    expect((await client('198.51.100.19').signIn(user.email, user.password)).status).toBe(303);
   });
 
   it('sends the security headers on every dashboard response, and no-store on pages', async () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SIGN_IN_FAILURES_MAX } from '../../src/accounts/dashboard-sessions.js';
 import { describeWithSharedBackends } from '../support/backends.js';
+import { accountWithUser, DashboardClient } from '../support/dashboard-client.js';
 import { TestApp } from '../support/test-app.js';
 
 /** Polls until `check` holds or `withinMs` passes; returns how long it took. */
@@ -10,6 +12,22 @@ async function timeUntil(check: () => Promise<boolean>, withinMs: number): Promi
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`condition not reached within ${withinMs} ms`);
+}
+
+/**
+ * Guesses a user's password many times at once, alternately through each instance; returns how many
+ * guesses had their password checked (answered 401 rather than refused with 429).
+ */
+async function passwordsCheckedInBurst(instances: TestApp[], guesses: number): Promise<number> {
+  const user = await accountWithUser(instances[0]!);
+  const statuses = await Promise.all(
+    Array.from({ length: guesses }, async (_, i) => {
+      const browser = new DashboardClient(instances[i % instances.length]!.baseUrl);
+      return (await browser.signIn(user.email, `wrong password ${i}`)).status;
+    }),
+  );
+  expect(statuses.every((status) => status === 401 || status === 429)).toBe(true);
+  return statuses.filter((status) => status === 401).length;
 }
 
 // Two instances of the service sharing one PostgreSQL database and one Redis, as behind a load balancer.
@@ -51,6 +69,10 @@ describeWithSharedBackends('two instances sharing one database and Redis', (back
     expect((await second.request('GET', '/v1/usage', { key })).status).toBe(429);
   });
 
+  it('checks at most 5 passwords of an email from an address, however the guesses are spread over instances', async () => {
+    expect(await passwordsCheckedInBurst([first, second], 20)).toBe(SIGN_IN_FAILURES_MAX);
+  });
+
   it('shows a screening counted on one instance in the usage read on the other within a second', async () => {
     const { key, keyId, account } = await first.createAccount();
     expect((await second.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(0);
@@ -88,6 +110,16 @@ describeWithSharedBackends('two instances sharing PostgreSQL without Redis', (ba
       );
       // One second of cache lifetime, plus the time the polling requests themselves take under load.
       expect(took).toBeLessThanOrEqual(1_500);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it('checks at most 5 passwords of an email from an address across instances, counting in the database', async () => {
+    const withoutRedis = { ...backend, redisUrl: undefined };
+    const [first, second] = await Promise.all([TestApp.start(withoutRedis), TestApp.start(withoutRedis)]);
+    try {
+      expect(await passwordsCheckedInBurst([first, second], 20)).toBe(SIGN_IN_FAILURES_MAX);
     } finally {
       await Promise.all([first.close(), second.close()]);
     }

@@ -128,6 +128,33 @@ describe.each(backends())('screening: the contract of each status ($name)', (sha
     expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
   });
 
+  it.each([
+    ['only invisible characters', '\u200b\u200b\u200b'],
+    ['only control characters', '\u0001\u0002\u0007\u001f'],
+    ['only punctuation', '!!..--'],
+    ['only symbols, punctuation and spaces', ' €$ ¿¡ — ✓ '],
+    ['invisible characters between punctuation', '-\u200d-\u2060-\ufeff-'],
+  ])('refuses a name of %s with 422 at /query, and does not count it', async (_case, query) => {
+    const { key } = await api.createAccount();
+    const response = await screen(key, { query });
+    expect(response.status).toBe(422);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(response.body.type).toBe('/problems/validation-failed');
+    expect(response.body.errors).toEqual([
+      { pointer: '/query', detail: 'must hold at least one letter or digit' },
+    ]);
+    expect((await api.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(0);
+  });
+
+  it.each([
+    ['digits only', '007'],
+    ['letters of another script', '李小龍'],
+    ['letters among punctuation and invisible characters', '\u200b-- Ö! --'],
+  ])('screens a name of %s', async (_case, query) => {
+    const { key } = await api.createAccount();
+    expect((await screen(key, { query })).status).toBe(200);
+  });
+
   it('names the unknown source ids in the 422', async () => {
     const { key } = await api.createAccount();
     const response = await screen(key, { query: 'Acme', options: { sources: ['interpol', 'un_sc', 'fbi'] } });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SignedInUser } from '../../accounts/dashboard-sessions.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
-import { type Clock, roundMilliseconds } from '../../clock.js';
+import { type Clock, wholeMilliseconds } from '../../clock.js';
 import { requestPath } from '../request-path.js';
 import { sendProblem } from './problem-responses.js';
 
@@ -63,7 +63,7 @@ export function registerAuditTrail(app: FastifyInstance, audit: AuditWriter, clo
         reply.statusCode === 404 && !request.routeOptions.url ? null : (request.routeOptions.url ?? null),
       path: path.slice(0, 2048),
       status: reply.statusCode,
-      latency_ms: roundMilliseconds(reply.elapsedTime),
+      latency_ms: wholeMilliseconds(reply.elapsedTime),
       client_ip: request.ip ?? null,
       user_agent: typeof userAgent === 'string' ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null,
     });

@@ -19,7 +19,7 @@ const AuditRecordSchema = Type.Object(
     route: Nullable(Type.String()),
     path: Type.String(),
     status: Type.Integer(),
-    latency_ms: Type.Number(),
+    latency_ms: Type.Integer({ minimum: 0 }),
     client_ip: Nullable(Type.String()),
     user_agent: Nullable(Type.String()),
     user_id: Nullable({ ...Uuid, description: 'The dashboard user who made the request; null for API keys' }),

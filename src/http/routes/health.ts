@@ -12,7 +12,7 @@ const HealthSchema = Type.Object(
       Type.String(),
       Type.Union([Type.Literal('up'), Type.Literal('slow'), Type.Literal('down')]),
     ),
-    latency_ms: Type.Number({ description: 'Time the check took' }),
+    latency_ms: Type.Integer({ minimum: 0, description: 'Time the check took, in whole milliseconds' }),
   },
   { $id: 'Health', additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { KEYS_PAGE_DEFAULT, KEYS_PAGE_MAX } from '../../accounts/api-keys.js';
 import type { App, AppContext } from '../context.js';
 import {
   ApiKeySchema,
@@ -41,18 +42,37 @@ export function keyRoutes(app: App, ctx: AppContext): void {
       config: { auth: 'key' },
       schema: {
         tags: ['keys'],
-        summary: "List your account's API keys (never the keys themselves)",
+        summary: "List your account's API keys (never the keys themselves), oldest first, a page at a time",
         security,
+        querystring: Type.Object(
+          {
+            cursor: Type.Optional(
+              Type.String({ description: 'next_cursor of the previous page', maxLength: 512 }),
+            ),
+            limit: Type.Optional(
+              Type.Integer({ minimum: 1, maximum: KEYS_PAGE_MAX, default: KEYS_PAGE_DEFAULT }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
         response: {
           200: json(
-            Type.Object({ data: Type.Array(ApiKeySchema) }, { additionalProperties: false }),
-            'The keys',
+            Type.Object(
+              {
+                data: Type.Array(ApiKeySchema),
+                next_cursor: Type.Union([Type.String(), Type.Null()], {
+                  description: 'Pass as `cursor` for the next page; null on the last',
+                }),
+              },
+              { additionalProperties: false },
+            ),
+            'A page of keys',
           ),
-          ...problemResponses(...KEY_AUTH_PROBLEMS),
+          ...problemResponses(...KEY_AUTH_PROBLEMS, 422),
         },
       },
     },
-    async (request) => ({ data: await ctx.accounts.listKeys(request.apiKey!.accountId) }),
+    async (request) => ctx.accounts.listKeyPage(request.apiKey!.accountId, request.query),
   );
 
   app.delete(

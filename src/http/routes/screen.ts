@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { roundMilliseconds } from '../../clock.js';
+import { roundMilliseconds, wholeMilliseconds } from '../../clock.js';
 import { QUERY_MAX_CODE_POINTS } from '../../screening/screening-policy.js';
 import { QUERY_TYPES } from '../../screening/screening-result.js';
 import { KNOWN_SOURCE_IDS } from '../../sources/source-ids.js';
@@ -45,7 +45,10 @@ const ScreeningResultSchema = Type.Object(
     sources_queried: Type.Array(Type.String()),
     sources_matched: Type.Array(Type.String()),
     cache_hit: Type.Boolean(),
-    duration_ms: Type.Number({ description: 'From request receipt to response' }),
+    duration_ms: Type.Integer({
+      minimum: 0,
+      description: 'From request receipt to response, in whole milliseconds',
+    }),
     timestamp: { ...DateTime, description: 'When the screening was executed (UTC)' },
   },
   { $id: 'ScreeningResult', additionalProperties: false },
@@ -113,7 +116,10 @@ export function screenRoutes(app: App, ctx: AppContext): void {
       const answer = await ctx.screening.screenToJson(request.apiKey!, request.body);
       // The answer is already JSON bytes (see answerBytes): nothing is serialised or encoded after
       // this, so duration_ms, measured here, runs from the request's receipt to its response being sent.
-      const json = answer.json(roundMilliseconds(reply.elapsedTime));
+      // The answer carries whole milliseconds; Server-Timing the precise figure of the same reading.
+      const elapsed = reply.elapsedTime;
+      const json = answer.json(wholeMilliseconds(elapsed));
+      reply.header('Server-Timing', `screen;dur=${roundMilliseconds(elapsed)}`);
       // A buffer payload is sent as it is; the typed reply only knows the object form.
       return reply.type('application/json; charset=utf-8').send(json as never);
     },

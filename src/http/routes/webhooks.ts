@@ -56,7 +56,7 @@ const AttemptSchema = Type.Object(
     attempt: Type.Integer({ minimum: 1, description: '1 for the first attempt, up to 6' }),
     attempted_at: DateTime,
     status_code: Nullable(Type.Integer({ description: 'The receiver’s HTTP status; null when none came' })),
-    duration_ms: Type.Number(),
+    duration_ms: Type.Integer({ minimum: 0 }),
     error: Nullable(Type.String({ description: 'Why the attempt failed; null on success' })),
     next_retry_at: Nullable({ ...DateTime, description: 'When the next attempt is due; null when none is' }),
     delivery_status: Type.Union([

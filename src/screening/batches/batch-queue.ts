@@ -103,6 +103,20 @@ export async function claimItems(db: Db, now: Date, limit: number): Promise<Clai
 }
 
 /**
+ * Puts every claimed item back in the queue: for the embedded database at start, where this process
+ * is the only writer (its folder is locked), so any claim found is a dead process's and waiting for
+ * its lease would only delay the batch. Never for PostgreSQL, where another instance may hold it.
+ */
+export async function releaseDeadClaims(db: Db): Promise<number> {
+  const result = await db
+    .updateTable('batch_items')
+    .set({ status: 'pending', claim_token: null, claimed_until: null })
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
  * The statement recording screened items, run inside the statement that counts their screenings
  * (`FROM admitted`): the items are completed exactly when their screenings are counted and stored.
  * All items are of one claim (one token).
