@@ -142,10 +142,24 @@ describeProvider(GLEIF, {
       },
     );
 
-    it('never asks GLEIF about a person', async () => {
+    it('does not query GLEIF for a person, nor report it as a source that answered', async () => {
       const response = await gleif.screen({ ...BLUE_HARBOUR, type: 'person' });
       expect(response.status).toBe(200);
+      expect(response.body.sources_queried).toEqual(['un_sc']);
       expect(gleif.flags(response)).toEqual([]);
+      expect(gleif.server.requests).toEqual([]);
+    });
+
+    it('answers 422 when GLEIF alone is asked about a person, naming the type', async () => {
+      const response = await gleif.screen({
+        ...BLUE_HARBOUR,
+        type: 'person',
+        options: { sources: ['gleif'] },
+      });
+      expect(response.status).toBe(422);
+      expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
+      expect(response.body.detail).toMatch(/person/);
+      expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/options/sources']);
       expect(gleif.server.requests).toEqual([]);
     });
   },
