@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Backend, backends } from '../support/backends.js';
+import { isolatedBackend } from '../support/isolated-database.js';
+import { TestApp } from '../support/test-app.js';
+import { WebhookReceiver } from '../support/webhooks-receiver.js';
+
+const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+/** On the UN list of the shared mirror. */
+const LISTED = { query: 'Saddam Hussein Al-Tikriti', type: 'person' };
+const NOT_LOADED = [{ source: 'eu_fsf', reason: 'unavailable' }];
+
+/**
+ * An official list that is enabled but cannot be loaded is a failed source, named in every answer
+ * about a screening that selected it, and such an answer is never `complete`.
+ */
+describe.each(backends())('screening when an official list is not loaded ($name)', (shared) => {
+  let backend: Backend;
+  let drop: () => Promise<void>;
+  let api: TestApp;
+  let mirror: string;
+
+  beforeAll(async () => {
+    ({ backend, drop } = await isolatedBackend(shared));
+    // A mirror holding UN's list only: the EU's, enabled too, cannot be loaded from it.
+    mirror = fs.mkdtempSync(path.join(os.tmpdir(), 'css-un-only-'));
+    fs.copyFileSync(path.join(LISTS_DIR, 'consolidated.xml'), path.join(mirror, 'consolidated.xml'));
+    api = await TestApp.start(backend, {
+      env: {
+        LISTS_DIR: mirror,
+        LISTS_ENABLED: 'un_sc,eu_fsf',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        WEBHOOK_ALLOW_HTTP: 'true',
+      },
+    });
+    await api.runtime.ctx.lists.settled();
+  }, 120_000);
+  afterAll(async () => {
+    await api?.close();
+    await drop?.();
+    if (mirror) fs.rmSync(mirror, { recursive: true, force: true });
+  });
+
+  const screen = (key: string, body: unknown) => api.request('POST', '/v1/screen', { key, body });
+
+  it('names the list in sources_failed as unavailable and answers complete: false, live and read back', async () => {
+    const { key } = await api.createAccount();
+    const live = await screen(key, LISTED);
+    expect(live.status).toBe(200);
+    expect(live.body).toMatchObject({ sources_failed: NOT_LOADED, complete: false, cache_hit: false });
+    expect(live.body.sources_queried).toEqual(['un_sc', 'eu_fsf']);
+    expect(live.body.sources_matched).toEqual(['un_sc']);
+
+    const stored = await api.request('GET', `/v1/screen/${live.body.id}`, { key });
+    expect(stored.status).toBe(200);
+    expect(stored.body).toMatchObject({ sources_failed: NOT_LOADED, complete: false });
+
+    // Not kept in the cache: the next request asks the list again, and reports it again.
+    const again = await screen(key, LISTED);
+    expect(again.body).toMatchObject({ sources_failed: NOT_LOADED, complete: false, cache_hit: false });
+    expect(again.body.id).not.toBe(live.body.id);
+  });
+
+  it('answers sources_failed: [] and complete: true, live and cached, when every selected list answered', async () => {
+    const { key } = await api.createAccount();
+    const body = { ...LISTED, options: { sources: ['un_sc'] } };
+    const live = await screen(key, body);
+    expect(live.body).toMatchObject({ sources_failed: [], complete: true, cache_hit: false });
+    const cached = await screen(key, body);
+    expect(cached.body).toMatchObject({
+      sources_failed: [],
+      complete: true,
+      cache_hit: true,
+      id: live.body.id,
+    });
+  });
+
+  it('sends the failed list and complete: false in the screening.complete webhook', async () => {
+    const receiver = await WebhookReceiver.start({ status: 204 });
+    try {
+      const { key } = await api.createAccount();
+      expect((await api.request('POST', '/v1/webhooks', { key, body: { url: receiver.url } })).status).toBe(
+        201,
+      );
+      const live = await screen(key, LISTED);
+      const [delivery] = await receiver.waitFor(1);
+      const payload = JSON.parse(delivery!.body.toString('utf8'));
+      expect(payload).toMatchObject({
+        event: 'screening.complete',
+        screening_id: live.body.id,
+        data: { id: live.body.id, sources_failed: NOT_LOADED, complete: false },
+      });
+      await api.runtime.webhookDelivery.settle();
+    } finally {
+      await receiver.close();
+    }
+  });
+});
