@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, backends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
@@ -61,6 +62,21 @@ describe.each(backends())('screening when an official list is not loaded ($name)
     const again = await screen(key, LISTED);
     expect(again.body).toMatchObject({ sources_failed: NOT_LOADED, complete: false, cache_hit: false });
     expect(again.body.id).not.toBe(live.body.id);
+  });
+
+  it('gives a screening stored before these fields existed both, from the errors stored with it', async () => {
+    const { key } = await api.createAccount();
+    const live = await screen(key, LISTED);
+    // As such a row was written: no fields in the result, no reason in the recorded errors.
+    await sql`UPDATE screenings SET result = (result::jsonb - 'sources_failed' - 'complete')::json,
+      source_errors = ${JSON.stringify([{ source: 'eu_fsf', error: 'not loaded', timed_out: false }])}::jsonb
+      WHERE id = ${live.body.id}`.execute(api.runtime.ctx.db);
+    const stored = await api.request('GET', `/v1/screen/${live.body.id}`, { key });
+    expect(stored.status).toBe(200);
+    expect(stored.body).toMatchObject({
+      sources_failed: [{ source: 'eu_fsf', reason: 'error' }],
+      complete: false,
+    });
   });
 
   it('answers sources_failed: [] and complete: true, live and cached, when every selected list answered', async () => {
