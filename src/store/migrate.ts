@@ -10,6 +10,7 @@ import * as dashboardScreenings from './migrations/0008-dashboard-screenings.js'
 import * as webhookFanOut from './migrations/0009-webhook-fan-out.js';
 import * as lz4Compression from './migrations/0010-lz4-compression.js';
 import * as screeningResultJson from './migrations/0011-screening-result-json.js';
+import * as batchItemCompleteness from './migrations/0012-batch-item-completeness.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-webhook-fan-out': webhookFanOut,
   '0010-lz4-compression': lz4Compression,
   '0011-screening-result-json': screeningResultJson,
+  '0012-batch-item-completeness': batchItemCompleteness,
 };
 
 class CompiledMigrations implements MigrationProvider {

@@ -93,6 +93,38 @@ describe.each(backends())('screening when an official list is not loaded ($name)
     });
   });
 
+  it('gives each batch result the failed list and complete: false, and the CSV a complete column', async () => {
+    const { key } = await api.createAccount('professional');
+    const items = [
+      { ...LISTED, reference: 'listed' },
+      { query: 'Nobody Listed Anywhere', reference: 'unlisted' },
+    ];
+    const queued = await api.request('POST', '/v1/screen/batch', { key, body: { items } });
+    expect(queued.status).toBe(202);
+    await api.runtime.batchWork.settle();
+    const batch = await api.request('GET', `/v1/screen/batch/${queued.body.id}`, { key });
+    expect(batch.body.results).toEqual([
+      expect.objectContaining({ status: 'completed', sources_failed: NOT_LOADED, complete: false }),
+      expect.objectContaining({ status: 'completed', sources_failed: NOT_LOADED, complete: false }),
+    ]);
+    const csv = await api.request('GET', `/v1/screen/batch/${queued.body.id}?format=csv`, { key });
+    const [header, ...rows] = String(csv.body).trim().split('\r\n');
+    const complete = header!.split(',').indexOf('complete');
+    expect(complete).toBeGreaterThan(0);
+    expect(rows.map((row) => row.split(',')[complete])).toEqual(['false', 'false']);
+
+    // A batch limited to the list that loaded is complete.
+    const unOnly = await api.request('POST', '/v1/screen/batch', {
+      key,
+      body: { items: [LISTED], options: { sources: ['un_sc'] } },
+    });
+    await api.runtime.batchWork.settle();
+    const done = await api.request('GET', `/v1/screen/batch/${unOnly.body.id}`, { key });
+    expect(done.body.results).toEqual([
+      expect.objectContaining({ status: 'completed', sources_failed: [], complete: true }),
+    ]);
+  });
+
   it('sends the failed list and complete: false in the screening.complete webhook', async () => {
     const receiver = await WebhookReceiver.start({ status: 204 });
     try {
