@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, backends } from '../support/backends.js';
+import { accountWithUser, DashboardClient } from '../support/dashboard-client.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { TestApp } from '../support/test-app.js';
 import { WebhookReceiver } from '../support/webhooks-receiver.js';
@@ -123,6 +124,32 @@ describe.each(backends())('screening when an official list is not loaded ($name)
     expect(done.body.results).toEqual([
       expect.objectContaining({ status: 'completed', sources_failed: [], complete: true }),
     ]);
+  });
+
+  it('shows an incomplete screening in the dashboard with a banner naming the list, never as a green "Low"', async () => {
+    const user = await accountWithUser(api, 'professional');
+    const browser = new DashboardClient(api.baseUrl);
+    expect((await browser.signIn(user.email, user.password)).status).toBe(303);
+    await browser.get('/dashboard/screen');
+    const posted = await browser.post('/dashboard/screen', {
+      _csrf: browser.csrf,
+      type: 'entity',
+      query: 'Nobody Listed Anywhere',
+    });
+    expect(posted.status).toBe(303);
+    const page = await browser.get(posted.location!);
+    expect(page.body).toMatch(/<div class="warning" id="incomplete">/);
+    expect(page.body).toMatch(
+      /<li>EU Consolidated Financial Sanctions List \(<code>eu_fsf<\/code>\): not available[^<]*<\/li>/,
+    );
+    expect(page.body).toMatch(
+      /<span class="risk risk-incomplete" id="risk-level">Risk: Low, incomplete<\/span>/,
+    );
+    expect(page.body).not.toMatch(/risk-low/);
+
+    const history = await browser.get('/dashboard/screenings');
+    expect(history.body).toMatch(/<span class="risk risk-incomplete">Low, incomplete<\/span>/);
+    expect(history.body).not.toMatch(/risk-low/);
   });
 
   it('sends the failed list and complete: false in the screening.complete webhook', async () => {
