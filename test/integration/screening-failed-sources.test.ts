@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, backends } from '../support/backends.js';
 import { accountWithUser, DashboardClient } from '../support/dashboard-client.js';
@@ -23,6 +24,7 @@ describe.each(backends())('screening when an official list is not loaded ($name)
   let drop: () => Promise<void>;
   let api: TestApp;
   let mirror: string;
+  const logLines: { level: number; msg: string; lists?: string[] }[] = [];
 
   beforeAll(async () => {
     ({ backend, drop } = await isolatedBackend(shared));
@@ -30,6 +32,7 @@ describe.each(backends())('screening when an official list is not loaded ($name)
     mirror = fs.mkdtempSync(path.join(os.tmpdir(), 'css-un-only-'));
     fs.copyFileSync(path.join(LISTS_DIR, 'consolidated.xml'), path.join(mirror, 'consolidated.xml'));
     api = await TestApp.start(backend, {
+      logger: pino({ level: 'info' }, { write: (line: string) => logLines.push(JSON.parse(line)) }),
       env: {
         LISTS_DIR: mirror,
         LISTS_ENABLED: 'un_sc,eu_fsf',
@@ -46,6 +49,15 @@ describe.each(backends())('screening when an official list is not loaded ($name)
   });
 
   const screen = (key: string, body: unknown) => api.request('POST', '/v1/screen', { key, body });
+
+  it('says at start, in one log line, which lists could not be loaded and how answers report them', () => {
+    const lines = logLines.filter((line) => line.msg.startsWith('Lists not loaded'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, lists: ['eu_fsf'] });
+    expect(lines[0]!.msg).toMatch(
+      /^Lists not loaded: eu_fsf\. Screenings will report them in sources_failed/,
+    );
+  });
 
   it('names the list in sources_failed as unavailable and answers complete: false, live and read back', async () => {
     const { key } = await api.createAccount();
