@@ -34,6 +34,16 @@ const RISK_NAMES: Record<string, string> = {
 export const templateHelpers = {
   /** A risk level written out: the badge's colour is never the only sign of it. */
   riskName: (level: string) => RISK_NAMES[level] ?? level,
+  /**
+   * The risk badge's class. A screening that left an official list unchecked (`complete` false)
+   * never shows its low risk in the reassuring green: a higher level keeps its colour (it stands
+   * whatever the missing list says). Null: a screening stored before `complete` was.
+   */
+  riskClass: (level: string, complete: boolean | null) =>
+    complete === false && level === 'low' ? 'risk-incomplete' : `risk-${level}`,
+  /** The level written out, with "incomplete" when an official list was not checked. */
+  riskLabel: (level: string, complete: boolean | null) =>
+    `${RISK_NAMES[level] ?? level}${complete === false ? ', incomplete' : ''}`,
   dateTime: (iso: string) => `${DATE_TIME.format(new Date(iso))} UTC`,
   /** To the second: audit rows close together are told apart. */
   dateTimeSeconds: (iso: string) => DATE_TIME_SECONDS.format(new Date(iso)),

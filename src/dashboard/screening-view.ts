@@ -1,5 +1,7 @@
 import type { ScreeningResult } from '../screening/screening-result.js';
 import type { Flag } from '../sources/flag.js';
+import { catalogEntry } from '../sources/lists/list-catalog.js';
+import type { FailedSource, SourceFailureReason } from '../sources/source-failure.js';
 import { templateHelpers } from './formatting.js';
 
 /** One line of a flag's record, as text. */
@@ -138,11 +140,40 @@ export function flagView(flag: Flag): FlagView {
   };
 }
 
+/** A source a screening did not hear from, as the console names it. */
+export interface FailedSourceView {
+  id: string;
+  name: string;
+  why: string;
+}
+
+const FAILURE_REASONS: Record<SourceFailureReason, string> = {
+  timeout: 'no answer in time',
+  unavailable: 'not available (not loaded, or skipped after repeated failures)',
+  error: 'answered with an error',
+};
+
+function failedSourceView(failed: FailedSource): FailedSourceView {
+  return {
+    id: failed.source,
+    name: catalogEntry(failed.source)?.title ?? failed.source,
+    why: FAILURE_REASONS[failed.reason] ?? failed.reason,
+  };
+}
+
+/** An authority's own list (what `complete` is about), as opposed to an aggregator or a provider. */
+function isOfficialList(failed: FailedSource): boolean {
+  return catalogEntry(failed.source)?.kind === 'direct_feed';
+}
+
 /** A screening as the console shows it. */
 export function screeningView(result: ScreeningResult) {
   return {
     ...result,
-    levelName: templateHelpers.riskName(result.risk_level),
+    riskClass: templateHelpers.riskClass(result.risk_level, result.complete),
+    riskLabel: templateHelpers.riskLabel(result.risk_level, result.complete),
+    listsNotChecked: result.sources_failed.filter(isOfficialList).map(failedSourceView),
+    otherFailures: result.sources_failed.filter((f) => !isOfficialList(f)).map(failedSourceView),
     flagViews: result.flags.map(flagView),
   };
 }

@@ -110,3 +110,21 @@ export const CreatedDashboardUserSchema = Type.Object(
 
 export const KeyIdParams = Type.Object({ id: Type.String({ description: 'Key id' }) });
 export const KeyNameSchema = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+
+/** One entry of a screening's `sources_failed` (also in batch results). */
+export const SourceFailureSchema = Type.Object(
+  {
+    source: Type.String({ description: 'Source id, e.g. un_sc' }),
+    reason: Type.Union([Type.Literal('timeout'), Type.Literal('unavailable'), Type.Literal('error')], {
+      description:
+        'timeout: no answer in time; unavailable: could not be asked (a list not loaded, a provider ' +
+        'skipped after repeated failures); error: it answered with an error',
+    }),
+  },
+  { $id: 'SourceFailure', additionalProperties: false },
+);
+
+/** What `complete` means, wherever a screening's outcome is reported. */
+export const COMPLETE_DESCRIPTION =
+  'false when an official list selected for the screening gave no answer (see sources_failed): ' +
+  'the result then does not cover that list';

@@ -2,6 +2,12 @@ import { createHash } from 'node:crypto';
 import type { EffectiveOptions, QueryType } from './screening-result.js';
 
 /**
+ * The shape of a cached result. A new one (a field added to every answer) starts a new set of keys,
+ * so that a result cached before it is never answered without the new fields.
+ */
+const RESULT_SHAPE = 'sources_failed';
+
+/**
  * The result cache key: account, normalised entity, type, effective options and the data version
  * of every source involved, so a list update is never hidden by a cached answer.
  */
@@ -13,6 +19,7 @@ export function screeningCacheKey(
   versions: Record<string, string>,
 ): string {
   const material = JSON.stringify([
+    RESULT_SHAPE,
     accountId,
     entity,
     type,

@@ -1,11 +1,14 @@
 import { millisecondsSince } from '../clock.js';
 import type { Flag } from '../sources/flag.js';
 import type { Source, SourceQuery } from '../sources/source.js';
+import { type FailedSource, failureReason, type SourceFailureReason } from '../sources/source-failure.js';
 
+/** A source that gave no answer, as stored for the operator (`error` may name internal details). */
 export interface SourceFailure {
   source: string;
   error: string;
   timed_out: boolean;
+  reason: SourceFailureReason;
 }
 
 export interface FanOutResult {
@@ -14,6 +17,10 @@ export interface FanOutResult {
   sources_queried: string[];
   sources_matched: string[];
   source_errors: SourceFailure[];
+  /** The failed sources as the answer reports them: id and reason only. */
+  sources_failed: FailedSource[];
+  /** False when an official list (a `direct_feed` source) gave no answer. */
+  complete: boolean;
   /** Each queried source's answer time, for health statistics. */
   durations_ms: Record<string, number>;
 }
@@ -85,15 +92,19 @@ export async function fanOut(sources: readonly Source[], query: SourceQuery): Pr
   const flags: Flag[] = [];
   const matched: string[] = [];
   const errors: SourceFailure[] = [];
+  let complete = true;
   outcomes.forEach((outcome, i) => {
     const source = sources[i]!;
     if (outcome.status === 'rejected') {
       const reason = outcome.reason;
+      const timedOut = reason instanceof SourceTimeout;
       errors.push({
         source: source.id,
         error: reason instanceof Error ? reason.message : String(reason),
-        timed_out: reason instanceof SourceTimeout,
+        timed_out: timedOut,
+        reason: timedOut ? 'timeout' : failureReason(reason),
       });
+      if (source.kind === 'direct_feed') complete = false;
       return;
     }
     const kept = outcome.value
@@ -109,6 +120,8 @@ export async function fanOut(sources: readonly Source[], query: SourceQuery): Pr
     sources_queried: sources.map((s) => s.id),
     sources_matched: matched,
     source_errors: errors,
+    sources_failed: errors.map(({ source, reason }) => ({ source, reason })),
+    complete,
     durations_ms: durations,
   };
 }

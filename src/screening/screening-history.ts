@@ -15,6 +15,8 @@ export interface ScreeningSummary {
   risk_score: number;
   risk_level: RiskLevel;
   flag_count: number;
+  /** The screening's `complete`; null for one stored before it was recorded. */
+  complete: boolean | null;
   created_at: string;
   /** How it was made: an API key (`key_id`) or the dashboard's console (`user_id`). */
   key_id: string | null;
@@ -53,6 +55,7 @@ export async function listScreenings(
       'key_id',
       'user_id',
       sql<number>`json_array_length(result->'flags')`.as('flag_count'),
+      sql<boolean | null>`(result->>'complete')::boolean`.as('complete'),
     ])
     .where('account_id', '=', accountId)
     .where('created_at', '>=', notBefore);
@@ -74,6 +77,7 @@ export async function listScreenings(
     risk_score: row.risk_score,
     risk_level: row.risk_level as RiskLevel,
     flag_count: Number(row.flag_count),
+    complete: row.complete,
     created_at: new Date(row.created_at).toISOString(),
     key_id: row.key_id,
     user_id: row.user_id,

@@ -68,22 +68,34 @@ export function resolveScreeningRequest(
     );
   }
   const includeAdverseMedia = adverseMedia ?? plan.adverseMedia;
-  const sources = configured.filter(
+  const type = request.type ?? 'entity';
+  const selected = configured.filter(
     (s) =>
       (requested === undefined || requested.includes(s.id)) &&
       (includeAdverseMedia || s.kind !== 'adverse_media'),
   );
+  const sources = selected.filter((s) => s.appliesTo?.(type) ?? true);
   if (sources.length === 0 && requested === undefined) {
-    throw new ServiceError('service-unavailable', 'No screening source is configured on this service.');
+    throw new ServiceError(
+      'service-unavailable',
+      selected.length === 0
+        ? 'No screening source is configured on this service.'
+        : `No screening source configured on this service applies to a ${type} query.`,
+    );
   }
-  if (sources.length === 0) {
+  if (selected.length === 0) {
     throw invalid('None of the selected sources is configured on this service.', [
       { pointer: '/options/sources', detail: 'no configured source selected' },
     ]);
   }
+  if (sources.length === 0) {
+    throw invalid(`None of the selected sources applies to a ${type} query.`, [
+      { pointer: '/options/sources', detail: `no selected source screens a ${type}` },
+    ]);
+  }
   return {
     entity,
-    type: request.type ?? 'entity',
+    type,
     options: {
       threshold: request.options?.threshold ?? DEFAULT_MATCH_THRESHOLD,
       sources: sources.map((s) => s.id),

@@ -1,4 +1,5 @@
 import type { Flag } from '../sources/flag.js';
+import type { FailedSource } from '../sources/source-failure.js';
 import type { RiskLevel } from './risk.js';
 
 /** The answer of `POST /v1/screen` and `GET /v1/screen/:id`. */
@@ -10,6 +11,10 @@ export interface ScreeningResult {
   flags: Flag[];
   sources_queried: string[];
   sources_matched: string[];
+  /** Selected sources that gave no answer, and why; empty when every one answered. */
+  sources_failed: FailedSource[];
+  /** False when a selected official list gave no answer: "no flag" then does not mean "not listed". */
+  complete: boolean;
   cache_hit: boolean;
   duration_ms: number;
   timestamp: string;

@@ -211,6 +211,9 @@ export class ScreeningService {
       flags,
       sources_queried: outcome.sources_queried,
       sources_matched: outcome.sources_matched,
+      sources_failed: outcome.sources_failed,
+      complete: outcome.complete,
+      // duration_ms stays the last key: answers are made from these bytes by replacing it (answerBytes).
       timestamp: this.deps.clock.now().toISOString(),
       duration_ms: millisecondsSince(started),
     };

@@ -4,6 +4,7 @@ import type { UsageLedger } from '../accounts/usage-ledger.js';
 import { isUuid } from '../ids.js';
 import type { Db } from '../store/database.js';
 import type { SourceFailure } from './fan-out.js';
+import { withFailuresOfStoredErrors } from './legacy-results.js';
 import type { EffectiveOptions, QueryType, StoredResult } from './screening-result.js';
 
 export interface ScreeningRecord {
@@ -76,12 +77,13 @@ export async function findScreening(
   if (!isUuid(id)) return undefined;
   const row = await db
     .selectFrom('screenings')
-    .select('result')
+    .select(['result', 'source_errors'])
     .where('id', '=', id)
     .where('account_id', '=', accountId)
     .where('created_at', '>=', notBefore)
     .executeTakeFirst();
-  return row?.result as StoredResult | undefined;
+  if (!row) return undefined;
+  return withFailuresOfStoredErrors(row.result as StoredResult, row.source_errors as SourceFailure[]);
 }
 
 /** Deletes screenings older than the cutoff, a bounded batch at a time; returns how many went. */

@@ -26,6 +26,12 @@ export interface Source {
   timeoutMs: number;
   screen(query: SourceQuery, signal: AbortSignal): Promise<Flag[]>;
   health(): SourceHealth;
+  /**
+   * Whether the source has anything to say about a query of this type; absent means every type. A
+   * source that does not apply is not asked and not reported (an empty answer from a registry that
+   * cannot hold such a party would read as "checked, nothing found").
+   */
+  appliesTo?(type: QueryType): boolean;
   /** The data version the answer depends on (list content hash), part of the cache key. */
   version(): string | undefined;
 }

@@ -11,6 +11,7 @@ import * as webhookFanOut from './migrations/0009-webhook-fan-out.js';
 import * as lz4Compression from './migrations/0010-lz4-compression.js';
 import * as screeningResultJson from './migrations/0011-screening-result-json.js';
 import * as attemptWindows from './migrations/0012-attempt-windows.js';
+import * as batchItemCompleteness from './migrations/0013-batch-item-completeness.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-lz4-compression': lz4Compression,
   '0011-screening-result-json': screeningResultJson,
   '0012-attempt-windows': attemptWindows,
+  '0013-batch-item-completeness': batchItemCompleteness,
 };
 
 class CompiledMigrations implements MigrationProvider {

@@ -1,4 +1,5 @@
 import type { ColumnType, Selectable } from 'kysely';
+import type { FailedSource } from '../sources/source-failure.js';
 
 /** Column types as the `pg` driver returns them: bigint and numeric come back as strings. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -209,6 +210,9 @@ export interface BatchItemTable {
   risk_score: number | null;
   risk_level: string | null;
   flag_count: number | null;
+  /** The screening's `complete` and `sources_failed`; NULL until completed (and on items completed before they were kept). */
+  complete: boolean | null;
+  sources_failed: ColumnType<FailedSource[] | null, string | null, string | null>;
   error: string | null;
   finished_at: Timestamp | null;
 }

@@ -77,7 +77,13 @@ describe.each(backends())('batch screening ($name)', (shared) => {
     });
     expect(done.body.completed_at).not.toBeNull();
     const [first, ...rest] = done.body.results;
-    expect(first).toMatchObject({ index: 0, reference: 'customer-1', status: 'completed' });
+    expect(first).toMatchObject({
+      index: 0,
+      reference: 'customer-1',
+      status: 'completed',
+      complete: true,
+      sources_failed: [],
+    });
     expect(first.risk_score).toBeGreaterThan(0);
     expect(first.flag_count).toBeGreaterThan(0);
     expect(rest.every((r: { flag_count: number }) => r.flag_count === 0)).toBe(true);
@@ -203,7 +209,9 @@ describe.each(backends())('batch screening ($name)', (shared) => {
     const csv = await api.request('GET', `/v1/screen/batch/${id}?format=csv`, { key });
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const lines = String(csv.body).trim().split('\r\n');
-    expect(lines[0]).toBe('index,reference,screening_id,risk_score,risk_level,flag_count,status,error');
+    expect(lines[0]).toBe(
+      'index,reference,screening_id,risk_score,risk_level,flag_count,status,error,complete',
+    );
     expect(lines).toHaveLength(8);
     expect(lines[4]).toContain(",'=HYPERLINK(),");
     expect((await api.request('GET', `/v1/screen/batch/${id}?cursor=abc`, { key })).status).toBe(422);

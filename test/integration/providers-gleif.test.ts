@@ -142,14 +142,51 @@ describeProvider(GLEIF, {
       },
     );
 
-    it('never asks GLEIF about a person', async () => {
+    it('does not query GLEIF for a person, nor report it as a source that answered', async () => {
       const response = await gleif.screen({ ...BLUE_HARBOUR, type: 'person' });
       expect(response.status).toBe(200);
+      expect(response.body.sources_queried).toEqual(['un_sc']);
       expect(gleif.flags(response)).toEqual([]);
+      expect(gleif.server.requests).toEqual([]);
+    });
+
+    it('answers 422 when GLEIF alone is asked about a person, naming the type', async () => {
+      const response = await gleif.screen({
+        ...BLUE_HARBOUR,
+        type: 'person',
+        options: { sources: ['gleif'] },
+      });
+      expect(response.status).toBe(422);
+      expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
+      expect(response.body.detail).toMatch(/person/);
+      expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/options/sources']);
       expect(gleif.server.requests).toEqual([]);
     });
   },
   eachOnItsOwn: (ownService) => {
+    it('never answers a clean "low" when the official list could not be loaded', async () => {
+      const emptyMirror = fs.mkdtempSync(path.join(os.tmpdir(), 'gleif-empty-mirror-'));
+      try {
+        await ownService({ LISTS_DIR: emptyMirror }, async (service) => {
+          // GLEIF does not apply to a person: nothing that applies answered, so there is no result.
+          const person = await service.screen({ query: 'Saddam Hussein', type: 'person' });
+          expect(person.status).toBe(500);
+          expect(person.body.detail).toMatch(/un_sc/);
+          expect(service.server.requests).toEqual([]);
+          // GLEIF answered for a company; the list it could not check is named, and the answer is incomplete.
+          const company = await service.screen({ query: 'Orchard Lane Bakery Limited' });
+          expect(company.status).toBe(200);
+          expect(company.body).toMatchObject({
+            sources_queried: ['un_sc', 'gleif'],
+            sources_failed: [{ source: 'un_sc', reason: 'unavailable' }],
+            complete: false,
+          });
+        });
+      } finally {
+        fs.rmSync(emptyMirror, { recursive: true, force: true });
+      }
+    }, 120_000);
+
     it("screens parents against the authorities' lists only, never against OpenSanctions' export", async () => {
       // Greenfield's parent, on no official list, is on the (bulk) OpenSanctions watchlist here: a
       // watchlist entry is not a sanction, so it must not become a sanctions flag from gleif.

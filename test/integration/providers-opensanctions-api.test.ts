@@ -82,7 +82,12 @@ describeProvider(OPENSANCTIONS, {
       expect(yente.server.requestsTo(MATCH_PATH)).toHaveLength(2);
       const errors = await yente.sourceErrors(response.body.id);
       expect(errors).toEqual([
-        { source: 'opensanctions', error: 'opensanctions: answered HTTP 500', timed_out: false },
+        {
+          source: 'opensanctions',
+          error: 'opensanctions: answered HTTP 500',
+          timed_out: false,
+          reason: 'error',
+        },
       ]);
       expect(JSON.stringify(errors)).not.toMatch(new RegExp(`${API_KEY}|127\\.0\\.0\\.1`));
     });

@@ -239,6 +239,12 @@ describe.each(backends())('screening when sources fail ($name)', (shared) => {
       expect(response.status).toBe(200);
       expect(response.body.sources_queried).toEqual(['un_sc', 'opensanctions', 'gleif']);
       expect(response.body.sources_matched).toEqual(['un_sc']);
+      expect(response.body.sources_failed).toEqual([
+        { source: 'opensanctions', reason: 'error' },
+        { source: 'gleif', reason: 'timeout' },
+      ]);
+      // Both are providers: every official list selected answered.
+      expect(response.body.complete).toBe(true);
       expect(response.body.flags[0].match_score).toBe(1);
       const row = await api.runtime.ctx.db
         .selectFrom('screenings')
@@ -246,8 +252,8 @@ describe.each(backends())('screening when sources fail ($name)', (shared) => {
         .where('id', '=', response.body.id)
         .executeTakeFirstOrThrow();
       expect(row.source_errors).toEqual([
-        { source: 'opensanctions', error: 'provider answered 502', timed_out: false },
-        { source: 'gleif', error: 'no answer within 150 ms', timed_out: true },
+        { source: 'opensanctions', error: 'provider answered 502', timed_out: false, reason: 'error' },
+        { source: 'gleif', error: 'no answer within 150 ms', timed_out: true, reason: 'timeout' },
       ]);
     } finally {
       await api.close();

@@ -51,6 +51,8 @@ export interface ProviderFailure {
   install(server: ProviderServer): void;
   /** What the screening records as the provider's error. */
   error: RegExp;
+  /** The reason the answer gives in `sources_failed`; `error` unless said. */
+  reason?: 'timeout' | 'error';
 }
 
 /**

@@ -104,15 +104,16 @@ function sharedFailures(provider: ProviderUnderTest): ProviderFailure[] {
       label: 'is slower than its time budget',
       install: (server) => server.delay(provider.path, SLOW_ANSWER_MS),
       error: new RegExp(`no answer within ${PROVIDER_TEST_BUDGET_MS} ms`),
+      reason: 'timeout',
     },
   ];
 }
 
 /**
  * The guarantees every provider gives when it fails, one test per way of failing: the screening
- * answers 200 on time with the other sources, records the provider as failed (never as "no
- * match": once it answers again, the same screening finds the match), and never follows it to
- * another host.
+ * answers 200 on time with the other sources, reports the provider in `sources_failed` with its
+ * reason (a timeout as `timeout`), records it as failed (never as "no match": once it answers
+ * again, the same screening finds the match), and never follows it to another host.
  */
 function failureTests(service: ProviderService): void {
   const { provider } = service;
@@ -128,6 +129,11 @@ function failureTests(service: ProviderService): void {
       expect(response.status).toBe(200);
       expect(response.body.sources_queried).toEqual([provider.officialList, provider.source]);
       expect(response.body.sources_matched).not.toContain(provider.source);
+      // The answer says which source failed and why; a provider is no official list, so it is complete.
+      expect(response.body.sources_failed).toEqual([
+        { source: provider.source, reason: failure.reason ?? 'error' },
+      ]);
+      expect(response.body.complete).toBe(true);
       // The official list answered: the provider is the one source that failed.
       expect(await service.sourceErrors(response.body.id)).toEqual([
         expect.objectContaining({ source: provider.source, error: expect.stringMatching(failure.error) }),
@@ -160,6 +166,7 @@ function healthTest(provider: ProviderUnderTest, ownService: OwnService): void {
       const skipped = await service.screen(provider.listed);
       expect(skipped.body.sources_queried).toContain(provider.source);
       expect(skipped.body.sources_matched).toEqual([provider.officialList]);
+      expect(skipped.body.sources_failed).toEqual([{ source: provider.source, reason: 'unavailable' }]);
       expect(server.requests.length).toBe(asked);
     });
   }, 120_000);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { inject } from 'vitest';
 import type { Account } from '../../src/accounts/accounts.js';
@@ -53,6 +54,8 @@ export class TestApp {
       inMemoryDatabase?: boolean;
       /** Options of the HTTP app, e.g. `trustProxy` to send X-Forwarded-For/-Proto as a proxy would. */
       app?: AppOptions;
+      /** Where the service logs; silent unless a test reads the log. */
+      logger?: FastifyBaseLogger;
     } = {},
   ): Promise<TestApp> {
     const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'css-test-'));
@@ -71,7 +74,7 @@ export class TestApp {
     });
     const runtime = await createRuntime({
       config,
-      logger: pino({ level: 'silent' }),
+      logger: options.logger ?? pino({ level: 'silent' }),
       inMemoryDatabase: options.inMemoryDatabase ?? true,
       redisKeyPrefix: `${inject('runId')}:`,
       ...(options.clock ? { clock: options.clock } : {}),

@@ -9,7 +9,16 @@ import {
   BATCH_RESULTS_PAGE_MAX,
 } from '../../screening/batches/batch-policy.js';
 import type { App, AppContext } from '../context.js';
-import { BODY_PROBLEMS, DateTime, json, KEY_AUTH_PROBLEMS, problemResponses, Uuid } from '../schemas.js';
+import {
+  BODY_PROBLEMS,
+  COMPLETE_DESCRIPTION,
+  DateTime,
+  json,
+  KEY_AUTH_PROBLEMS,
+  problemResponses,
+  SourceFailureSchema,
+  Uuid,
+} from '../schemas.js';
 import { ScreenRequestProperties } from './screen.js';
 
 const security = [{ apiKey: [] }];
@@ -63,6 +72,12 @@ const BatchResultSchema = Type.Object(
     flag_count: Nullable(Type.Integer({ minimum: 0 })),
     status: Type.String({ description: 'pending, running, completed, failed or cancelled' }),
     error: Type.Optional(Type.String({ description: 'Why the item failed (problem code and detail)' })),
+    complete: Nullable(Type.Boolean({ description: `The screening's complete: ${COMPLETE_DESCRIPTION}` })),
+    sources_failed: Nullable(
+      Type.Array(SourceFailureSchema, {
+        description: "The screening's sources that gave no answer, and why",
+      }),
+    ),
   },
   { $id: 'BatchResult', additionalProperties: false },
 );

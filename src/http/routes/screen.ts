@@ -4,7 +4,16 @@ import { QUERY_MAX_CODE_POINTS } from '../../screening/screening-policy.js';
 import { QUERY_TYPES } from '../../screening/screening-result.js';
 import { KNOWN_SOURCE_IDS } from '../../sources/source-ids.js';
 import type { App, AppContext } from '../context.js';
-import { BODY_PROBLEMS, DateTime, json, KEY_AUTH_PROBLEMS, problemResponses, Uuid } from '../schemas.js';
+import {
+  BODY_PROBLEMS,
+  COMPLETE_DESCRIPTION,
+  DateTime,
+  json,
+  KEY_AUTH_PROBLEMS,
+  problemResponses,
+  SourceFailureSchema,
+  Uuid,
+} from '../schemas.js';
 
 const FlagSchema = Type.Object(
   {
@@ -44,6 +53,10 @@ const ScreeningResultSchema = Type.Object(
     flags: Type.Array(FlagSchema, { description: 'Every match at or above the threshold, strongest first' }),
     sources_queried: Type.Array(Type.String()),
     sources_matched: Type.Array(Type.String()),
+    sources_failed: Type.Array(SourceFailureSchema, {
+      description: 'Selected sources that gave no answer, and why; empty when every one answered',
+    }),
+    complete: Type.Boolean({ description: COMPLETE_DESCRIPTION }),
     cache_hit: Type.Boolean(),
     duration_ms: Type.Integer({
       minimum: 0,

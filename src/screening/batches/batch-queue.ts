@@ -128,13 +128,16 @@ export function itemsCompletedStatement(
   const rows = screened.map(
     ({ item, result }) =>
       sql`(${item.batchId}::uuid, ${item.index}::int, ${result.id}::uuid, ${result.risk_score}::int,
-        ${result.risk_level}, ${result.flags.length}::int)`,
+        ${result.risk_level}, ${result.flags.length}::int, ${result.complete}::boolean,
+        ${JSON.stringify(result.sources_failed)}::jsonb)`,
   );
   const token = screened[0]?.item.claimToken ?? null;
   return sql`
     UPDATE batch_items SET status = 'completed', screening_id = v.screening_id, risk_score = v.risk_score,
-      risk_level = v.risk_level, flag_count = v.flag_count, finished_at = ${now}, claimed_until = NULL
-    FROM admitted, (VALUES ${sql.join(rows)}) AS v (batch_id, index, screening_id, risk_score, risk_level, flag_count)
+      risk_level = v.risk_level, flag_count = v.flag_count, complete = v.complete,
+      sources_failed = v.sources_failed, finished_at = ${now}, claimed_until = NULL
+    FROM admitted, (VALUES ${sql.join(rows)}) AS v (batch_id, index, screening_id, risk_score, risk_level,
+      flag_count, complete, sources_failed)
     WHERE batch_items.batch_id = v.batch_id AND batch_items.index = v.index AND batch_items.claim_token = ${token}
     RETURNING 1`;
 }

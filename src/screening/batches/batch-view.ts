@@ -16,7 +16,25 @@ export const BATCH_RESULT_COLUMNS = [
   'flag_count',
   'status',
   'error',
+  'complete',
+  'sources_failed',
 ] as const;
+
+/**
+ * The columns of the CSV download: the outcome's, with `complete` last (columns are only ever
+ * added at the end, for readers that go by position) and without the failed sources' structure.
+ */
+export const BATCH_CSV_COLUMNS = [
+  'index',
+  'reference',
+  'screening_id',
+  'risk_score',
+  'risk_level',
+  'flag_count',
+  'status',
+  'error',
+  'complete',
+] as const satisfies readonly (typeof BATCH_RESULT_COLUMNS)[number][];
 
 /**
  * One item's outcome as the API shows it: those columns of its row (`status`: pending, running,

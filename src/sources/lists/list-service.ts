@@ -103,7 +103,8 @@ export class ListService<TIndex = never> {
   async start(): Promise<void> {
     if (this.entries.length === 0) return;
     await this.sync();
-    if (this.options.refreshIntervalMinutes > 0) this.background = this.refreshDueLists();
+    const firstRefresh = this.options.refreshIntervalMinutes > 0 ? this.refreshDueLists() : Promise.resolve();
+    this.background = firstRefresh.then(() => this.reportNotLoaded());
     this.timer = setInterval(() => this.tick(), LIST_SYNC_INTERVAL_MS);
     this.timer.unref();
   }
@@ -252,6 +253,19 @@ export class ListService<TIndex = never> {
         'list version loaded from the database',
       );
     }
+  }
+
+  /**
+   * One line for the operator once start-up is done with the lists: those still not in service,
+   * and what that means for the answers (each refresh failure has been logged on its own).
+   */
+  private reportNotLoaded(): void {
+    const missing = this.entries.filter((entry) => !this.loaded.get(entry.id)).map((entry) => entry.id);
+    if (missing.length === 0) return;
+    this.options.logger.warn(
+      { lists: missing },
+      `Lists not loaded: ${missing.join(', ')}. Screenings will report them in sources_failed (and as not complete) until they load.`,
+    );
   }
 
   private tick(): void {

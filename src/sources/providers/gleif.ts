@@ -1,3 +1,4 @@
+import type { QueryType } from '../../matching/index.js';
 import { timeLimited } from '../../time-limit.js';
 import type { Flag } from '../flag.js';
 import type { SourceQuery } from '../source.js';
@@ -23,6 +24,14 @@ export const GLEIF_SEARCH_PAGE_SIZE = 10;
  * most this many.
  */
 export const GLEIF_COMPANIES_MAX = 3;
+
+/**
+ * Query types of parties the LEI registry never holds: natural persons have no LEI, and ships and
+ * aircraft are registered elsewhere (their owners are the companies to screen). Every other type
+ * (an entity, an organisation) is a legal entity GLEIF may know. Plain strings, so that a type
+ * not in the query union yet can be listed before it is.
+ */
+const NOT_LEGAL_ENTITIES: ReadonlySet<string> = new Set(['person', 'vessel', 'aircraft']);
 
 /** What GLEIF needs of the official lists loaded here, against which it screens the parents. */
 export interface OfficialLists {
@@ -64,6 +73,10 @@ export class GleifAdapter implements ProviderAdapter {
     this.budgetMs = settings.timeoutMs;
   }
 
+  appliesTo(type: QueryType): boolean {
+    return !NOT_LEGAL_ENTITIES.has(type);
+  }
+
   /**
    * An answer depends on the official lists as much as on GLEIF (parents are screened against
    * them), so its version is theirs: a list update ends the cached results, as it does for the
@@ -81,8 +94,6 @@ export class GleifAdapter implements ProviderAdapter {
    * could not be looked up.
    */
   async search(query: SourceQuery, signal: AbortSignal): Promise<Flag[]> {
-    // Persons have no LEI; they are not looked up at all.
-    if (query.type === 'person') return [];
     const started = performance.now();
     const matches = (await this.findCompanies(query.entity, signal))
       .map((record) => companyMatch(query.entity, record))

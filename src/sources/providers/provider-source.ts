@@ -1,4 +1,5 @@
 import type { Clock } from '../../clock.js';
+import type { QueryType } from '../../matching/index.js';
 import type { Flag } from '../flag.js';
 import type { Source, SourceHealth, SourceKind, SourceQuery } from '../source.js';
 import { CircuitBreaker } from './circuit-breaker.js';
@@ -14,6 +15,8 @@ export interface ProviderAdapter {
   id: string;
   kind: SourceKind;
   search(query: SourceQuery, signal: AbortSignal): Promise<Flag[]>;
+  /** Whether the provider can answer a query of this type (see `Source.appliesTo`); absent: every type. */
+  appliesTo?(type: QueryType): boolean;
   /**
    * The version of the data behind an answer, when part of it is local (GLEIF screens parents
    * against the official lists): a cached result then ends when that data changes.
@@ -74,6 +77,10 @@ export class ProviderSource implements Source {
     const sorted = [...this.recentMs].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)]!;
     return median > this.options.budgetMs * SLOW_ANSWER_BUDGET_SHARE ? 'slow' : 'up';
+  }
+
+  appliesTo(type: QueryType): boolean {
+    return this.adapter.appliesTo?.(type) ?? true;
   }
 
   version(): string | undefined {

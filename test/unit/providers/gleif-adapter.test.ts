@@ -74,11 +74,10 @@ const subsidiaryAnswers = {
 };
 
 describe('GLEIF adapter', () => {
-  it('never asks GLEIF about a person, who has no LEI', async () => {
-    const gleif = fakeGleif(subsidiaryAnswers);
-    const adapter = new GleifAdapter(gleif.http, settings(), UN_LIST);
-    expect(await adapter.search({ ...query, type: 'person' }, new AbortController().signal)).toEqual([]);
-    expect(gleif.asked).toEqual([]);
+  it('applies to legal entities only: a person, who has no LEI, is not for GLEIF', () => {
+    const adapter = new GleifAdapter(fakeGleif(subsidiaryAnswers).http, settings(), UN_LIST);
+    expect(adapter.appliesTo('entity')).toBe(true);
+    expect(adapter.appliesTo('person')).toBe(false);
   });
 
   it('asks only for parents a record reports, never for a declared reporting exception', async () => {

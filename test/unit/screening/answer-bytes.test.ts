@@ -23,6 +23,8 @@ const stored: StoredResult = {
   ],
   sources_queried: ['ofac_sdn'],
   sources_matched: ['ofac_sdn'],
+  sources_failed: [],
+  complete: true,
   timestamp: '2026-11-24T10:00:00.000Z',
   duration_ms: 41.5,
 };

@@ -88,11 +88,25 @@ describe('batch input', () => {
         flag_count: null,
         status: 'failed',
         error: 'quota-exceeded: "full", try later',
+        complete: null,
+        sources_failed: null,
+      },
+      {
+        index: 1,
+        reference: 'r1',
+        screening_id: '0b6f4f55-3f0e-4b8e-9a57-2c1f1f0a9d11',
+        risk_score: 0,
+        risk_level: 'low',
+        flag_count: 0,
+        status: 'completed',
+        complete: false,
+        sources_failed: [{ source: 'eu_fsf', reason: 'unavailable' }],
       },
     ]);
     expect(csv).toBe(
-      'index,reference,screening_id,risk_score,risk_level,flag_count,status,error\r\n' +
-        `0,'=1+2,,,,,failed,"quota-exceeded: ""full"", try later"\r\n`,
+      'index,reference,screening_id,risk_score,risk_level,flag_count,status,error,complete\r\n' +
+        `0,'=1+2,,,,,failed,"quota-exceeded: ""full"", try later",\r\n` +
+        '1,r1,0b6f4f55-3f0e-4b8e-9a57-2c1f1f0a9d11,0,low,0,completed,,false\r\n',
     );
   });
 });

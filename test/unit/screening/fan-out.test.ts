@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fanOut } from '../../../src/screening/fan-out.js';
 import type { Flag } from '../../../src/sources/flag.js';
+import { ListUnavailableError } from '../../../src/sources/lists/loaded-lists.js';
+import { ProviderError } from '../../../src/sources/providers/provider-error.js';
 import type { Source, SourceQuery } from '../../../src/sources/source.js';
 
 const query: SourceQuery = { entity: 'acme trading', type: 'entity', threshold: 0.5, limit: 2 };
@@ -32,6 +34,40 @@ describe('fan-out over sources', () => {
     expect(result.sources_queried).toEqual(['a', 'b', 'c']);
     expect(result.sources_matched).toEqual(['a', 'b']);
     expect(result.source_errors).toEqual([]);
+    expect(result.sources_failed).toEqual([]);
+    expect(result.complete).toBe(true);
+  });
+
+  it('reports each failed source with why, and is incomplete only when an official list failed', async () => {
+    const fails = (error: Error) => async (): Promise<Flag[]> => {
+      throw error;
+    };
+    const provider = (id: string, screen: Source['screen']): Source => ({
+      ...source(id, screen),
+      kind: 'watchlist_provider',
+    });
+    const providersFailing = await fanOut(
+      [
+        source('list', async () => []),
+        provider('slow', fails(new ProviderError('slow', 'timeout', 'no answer within 3000 ms'))),
+        provider('skipped', fails(new ProviderError('skipped', 'circuit_open', 'skipped'))),
+        provider('broken', fails(new ProviderError('broken', 'http_status', 'answered HTTP 500', 500))),
+      ],
+      query,
+    );
+    expect(providersFailing.sources_failed).toEqual([
+      { source: 'slow', reason: 'timeout' },
+      { source: 'skipped', reason: 'unavailable' },
+      { source: 'broken', reason: 'error' },
+    ]);
+    expect(providersFailing.complete).toBe(true);
+
+    const listFailing = await fanOut(
+      [source('not-loaded', fails(new ListUnavailableError('not-loaded'))), provider('ok', async () => [])],
+      query,
+    );
+    expect(listFailing.sources_failed).toEqual([{ source: 'not-loaded', reason: 'unavailable' }]);
+    expect(listFailing.complete).toBe(false);
   });
 
   it('answers on time with the other sources when one throws and one hangs', async () => {
@@ -50,8 +86,8 @@ describe('fan-out over sources', () => {
     expect(result.flags).toHaveLength(1);
     expect(result.sources_matched).toEqual(['ok']);
     expect(result.source_errors).toEqual([
-      { source: 'throws', error: 'provider answered 500', timed_out: false },
-      { source: 'hangs', error: 'no answer within 100 ms', timed_out: true },
+      { source: 'throws', error: 'provider answered 500', timed_out: false, reason: 'error' },
+      { source: 'hangs', error: 'no answer within 100 ms', timed_out: true, reason: 'timeout' },
     ]);
   });
 
@@ -69,8 +105,8 @@ describe('fan-out over sources', () => {
     );
     expect(result.sources_matched).toEqual(['quick-answers', 'patient']);
     expect(result.source_errors).toEqual([
-      { source: 'quick-hangs', error: 'no answer within 50 ms', timed_out: true },
-      { source: 'patient-hangs', error: 'no answer within 400 ms', timed_out: true },
+      { source: 'quick-hangs', error: 'no answer within 50 ms', timed_out: true, reason: 'timeout' },
+      { source: 'patient-hangs', error: 'no answer within 400 ms', timed_out: true, reason: 'timeout' },
     ]);
   });
 

@@ -1,0 +1,32 @@
+import { catalogEntry } from '../sources/lists/list-catalog.js';
+import type { FailedSource } from '../sources/source-failure.js';
+import type { SourceFailure } from './fan-out.js';
+import type { StoredResult } from './screening-result.js';
+
+/** A stored result as it was written before `sources_failed` and `complete`. */
+type EarlierResult = Omit<StoredResult, 'sources_failed' | 'complete'>;
+
+/**
+ * A result stored before answers carried `sources_failed` and `complete`, given them from the
+ * row's own `source_errors`, so that every answer has the same fields. Such an error records no
+ * reason: a timeout is known (`timed_out`), anything else is reported as `error`. Official lists
+ * are known by their catalog entry (providers never are one).
+ */
+export function withFailuresOfStoredErrors(
+  result: StoredResult | EarlierResult,
+  sourceErrors: readonly Partial<SourceFailure>[],
+): StoredResult {
+  if ('complete' in result && 'sources_failed' in result) return result;
+  const failed: FailedSource[] = sourceErrors.map((e) => ({
+    source: String(e.source),
+    reason: e.reason ?? (e.timed_out ? 'timeout' : 'error'),
+  }));
+  const { timestamp, duration_ms, ...before } = result;
+  return {
+    ...before,
+    sources_failed: failed,
+    complete: !failed.some((f) => catalogEntry(f.source)?.kind === 'direct_feed'),
+    timestamp,
+    duration_ms,
+  };
+}
