@@ -75,13 +75,21 @@ const WORD = /[\p{L}\p{M}]+/gu;
 const LATIN_LETTER = /\p{Script=Latin}/u;
 const FOREIGN_LETTER = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
 
+/**
+ * The Latin letter `ch` looks like. A small letter whose capital is a look-alike folds to the small
+ * Latin letter (`н` of `Н`): queries are case-folded before they are matched.
+ */
+function lookAlike(ch: string): string | undefined {
+  return LATIN_LOOK_ALIKES[ch] ?? LATIN_LOOK_ALIKES[ch.toUpperCase()]?.toLowerCase();
+}
+
 /** `text` with every mixed-script word's Cyrillic and Greek look-alikes replaced by Latin letters. */
 export function foldConfusables(text: string): string {
   if (!FOREIGN_LETTER.test(text)) return text;
   return text.replace(WORD, (word) => {
     if (!LATIN_LETTER.test(word) || !FOREIGN_LETTER.test(word)) return word;
     let out = '';
-    for (const ch of word) out += LATIN_LOOK_ALIKES[ch] ?? ch;
+    for (const ch of word) out += lookAlike(ch) ?? ch;
     return out;
   });
 }

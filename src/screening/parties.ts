@@ -8,7 +8,9 @@ import type { Flag } from '../sources/flag.js';
  * - the data's own cross-reference: an aggregator's entry that `confirms` an official list, and the
  *   flag of that list, when both match the query well (CROSS_REFERENCE_MIN_SCORE);
  * - strong name matches on both (STRONG_NAME_MIN_SCORE) of the same kind of party, whose birth
- *   dates and nationalities do not contradict where both records state them.
+ *   dates and nationalities do not contradict where both records state them; or good ones
+ *   (CROSS_REFERENCE_MIN_SCORE) whose records give one and the same full birth date, which few
+ *   namesakes share (`SADDAM HUSSEIN AL-TIKRITI`, born 1937-04-28, and `Saddam HUSSEIN`, too).
  * Every flag of a list record gets `details.party`, the key of its group's strongest flag
  * (`source:source_id`), so a client can show a party's flags together.
  */
@@ -41,6 +43,8 @@ interface PartyFacts {
   identifiers: Set<string>;
   confirms: readonly string[];
   birthYears: [number, number][];
+  /** Birth dates stated to the day. */
+  birthDays: Set<string>;
   nationalities: Set<string>;
 }
 
@@ -80,12 +84,15 @@ function sameParty(a: PartyFacts, b: PartyFacts): boolean {
   for (const id of a.identifiers) if (b.identifiers.has(id)) return true;
   const crossReferenced = a.confirms.includes(b.source) || b.confirms.includes(a.source);
   if (crossReferenced && Math.min(a.score, b.score) >= CROSS_REFERENCE_MIN_SCORE) return true;
-  return (
-    Math.min(a.score, b.score) >= STRONG_NAME_MIN_SCORE &&
-    kindsAgree(a.kind, b.kind) &&
-    !birthDatesContradict(a.birthYears, b.birthYears) &&
-    !nationalitiesContradict(a.nationalities, b.nationalities)
-  );
+  if (!kindsAgree(a.kind, b.kind) || nationalitiesContradict(a.nationalities, b.nationalities)) return false;
+  const weaker = Math.min(a.score, b.score);
+  if (weaker >= CROSS_REFERENCE_MIN_SCORE && shareAny(a.birthDays, b.birthDays)) return true;
+  return weaker >= STRONG_NAME_MIN_SCORE && !birthDatesContradict(a.birthYears, b.birthYears);
+}
+
+function shareAny(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  for (const value of a) if (b.has(value)) return true;
+  return false;
 }
 
 function kindsAgree(a: string | undefined, b: string | undefined): boolean {
@@ -118,10 +125,13 @@ function partyFacts(flag: Flag): PartyFacts | undefined {
       const years = yearRange(date);
       return years ? [years] : [];
     }),
+    birthDays: new Set(strings(d.birth_dates).filter((date) => FULL_DATE.test(date))),
     // Only ISO codes are compared: a country the parser could not resolve is kept as written.
     nationalities: new Set(strings(d.nationalities).filter((c) => /^[A-Z]{2}$/.test(c))),
   };
 }
+
+const FULL_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function identifierKeys(value: unknown): Set<string> {
   const keys = new Set<string>();

@@ -5,8 +5,8 @@ import { partyOf } from './parties.js';
 /**
  * The risk rule, deterministic and pure (docs/risk.md): per flag type the strongest flag counts,
  * its type's points scaled by the strength of its match (`matchStrength`); the types present add
- * up; a bonus when one listed party is named by two or more independent authorities (`parties.ts`);
- * rounded and capped at 100.
+ * up; a bonus when the strongest match's listed party is named by two or more independent
+ * authorities (`parties.ts`); rounded and capped at 100.
  */
 export const RISK_POINTS_BY_FLAG_TYPE: Readonly<Record<FlagType, number>> = {
   sanctions: 60,
@@ -79,12 +79,19 @@ export function matchStrength(score: number): number {
   return 1;
 }
 
-/** Whether some listed party is named by flags of two or more independent authorities. */
+/**
+ * Whether the strongest match (the flag that earns the most points; any of them on a tie) is of a
+ * listed party named by flags of two or more independent authorities. Another party confirmed by
+ * two lists (a relative matched weakly) does not make the strongest match any surer.
+ */
 export function confirmedByIndependentAuthorities(flags: readonly Flag[]): boolean {
+  const points = (flag: Flag) => RISK_POINTS_BY_FLAG_TYPE[flag.type] * matchStrength(flag.match_score);
+  const most = Math.max(0, ...flags.map(points));
+  const strongest = new Set(flags.filter((f) => points(f) === most).flatMap((f) => partyOf(f) ?? []));
   const authorities = new Map<string, Set<string>>();
   for (const flag of flags) {
     const party = partyOf(flag);
-    if (party === undefined) continue;
+    if (party === undefined || !strongest.has(party)) continue;
     const seen = authorities.get(party) ?? new Set<string>();
     seen.add(authorityOf(flag));
     authorities.set(party, seen);

@@ -64,6 +64,20 @@ describe('parties of a screening', () => {
     expect(parties(a, vessel)).toEqual(['ofac_sdn:1', 'un_sc:9']);
   });
 
+  it('joins good name matches that give one and the same full birth date', () => {
+    const born = (date: string) => ({ kind: 'person', birth_dates: [date] });
+    expect(
+      parties(
+        listFlag('ofac_sdn', '1', 1, born('1937-04-28')),
+        listFlag('un_sc', '9', 0.83, born('1937-04-28')),
+      ),
+    ).toEqual(['ofac_sdn:1', 'ofac_sdn:1']);
+    // The same year is not enough below the strong-match score.
+    expect(
+      parties(listFlag('ofac_sdn', '1', 1, born('1937')), listFlag('un_sc', '9', 0.83, born('1937'))),
+    ).toEqual(['ofac_sdn:1', 'un_sc:9']);
+  });
+
   it('does not join by name below the strong-match score', () => {
     expect(parties(listFlag('ofac_sdn', '1', 0.95), listFlag('un_sc', '9', 0.85))).toEqual([
       'ofac_sdn:1',

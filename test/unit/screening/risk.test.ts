@@ -83,6 +83,16 @@ describe('risk score', () => {
     expect(risk(flag('sanctions', 'ofac_sdn', 0.85), flag('sanctions', 'un_sc', 0.7)).risk_score).toBe(53);
   });
 
+  it('gives no bonus for another, weaker match that two authorities name', async () => {
+    // The strongest match is on one list only; a relative matched at 0.75 is on two.
+    const flags = [
+      flag('sanctions', 'ofac_sdn', 1, 'a'),
+      flag('sanctions', 'ofac_sdn', 0.75, 'b'),
+      flag('sanctions', 'un_sc', 0.72, 'b'),
+    ];
+    expect(risk(...flags).risk_score).toBe(60);
+  });
+
   it('counts OFAC SDN and non-SDN as one authority, and UK FCDO and OFSI as one', () => {
     expect(
       risk(flag('sanctions', 'ofac_sdn', 1, 'a'), flag('sanctions', 'ofac_cons', 1, 'a')).risk_score,
