@@ -201,7 +201,8 @@ export class ScreeningService {
     if (outcome.source_errors.length === resolved.sources.length) {
       // Source ids only: error messages may carry internal addresses (they are in the logs).
       const failed = outcome.source_errors.map((e) => e.source).join(', ');
-      throw new ServiceError('internal', `Every selected source failed or timed out: ${failed}.`);
+      // Nothing was checked: no answer at all, rather than a clean one (503: the sources may come back).
+      throw new ServiceError('service-unavailable', `Every selected source failed or timed out: ${failed}.`);
     }
     const flags = assignParties(outcome.flags);
     const result: StoredResult = {

@@ -170,7 +170,7 @@ describeProvider(GLEIF, {
         await ownService({ LISTS_DIR: emptyMirror }, async (service) => {
           // GLEIF does not apply to a person: nothing that applies answered, so there is no result.
           const person = await service.screen({ query: 'Saddam Hussein', type: 'person' });
-          expect(person.status).toBe(500);
+          expect(person.status).toBe(503);
           expect(person.body.detail).toMatch(/un_sc/);
           expect(service.server.requests).toEqual([]);
           // GLEIF answered for a company; the list it could not check is named, and the answer is incomplete.

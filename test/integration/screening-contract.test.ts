@@ -260,7 +260,7 @@ describe.each(backends())('screening when sources fail ($name)', (shared) => {
     }
   });
 
-  it('answers 500 and counts nothing when every selected source failed (lists enabled but not loadable)', async () => {
+  it('answers 503 and counts nothing when every selected source failed (lists enabled but not loadable)', async () => {
     const emptyMirror = fs.mkdtempSync(path.join(os.tmpdir(), 'css-empty-mirror-'));
     const api = await TestApp.start(backend, {
       env: { LISTS_DIR: emptyMirror, LISTS_ENABLED: 'un_sc,eu_fsf' },
@@ -269,7 +269,7 @@ describe.each(backends())('screening when sources fail ($name)', (shared) => {
       await api.runtime.ctx.lists.settled();
       const { key } = await api.createAccount();
       const response = await api.request('POST', '/v1/screen', { key, body: { query: 'Saddam Hussein' } });
-      expect(response.status).toBe(500);
+      expect(response.status).toBe(503);
       expect(response.body.detail).toMatch(/un_sc, eu_fsf|eu_fsf, un_sc/);
       expect(response.body.detail).not.toMatch(/not loaded|mirror|ENOENT/);
       expect((await api.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(0);
