@@ -39,7 +39,16 @@ describe('US Consolidated Screening List CSV', () => {
       { full: '19 Luysi Chalovskoy St., Borisov, 222512, BY', country: 'BY' },
     ]);
     expect(plant.listed_on).toBe('2022-04-07');
+    // The Entity List states no type: a name with a legal form is an organisation's.
+    expect(plant.kind).toBe('organization');
     expect(plant.raw).toMatchObject({ source: 'Entity List (EL) - Bureau of Industry and Security' });
+  });
+
+  it('leaves rows of no stated type and no legal form in their name of unknown kind', () => {
+    const untyped = csl.entities.filter((e) => e.list === 'DENIED_PERSONS');
+    const pridmore = untyped.find((e) => e.names[0]?.full === 'JOHN B. PRIDMORE-SMITH')!;
+    expect(pridmore.kind).toBe('unknown');
+    expect(untyped.some((e) => e.kind === 'organization')).toBe(true);
   });
 
   it('keeps SDN rows when ofac_sdn is not enabled, reading their ids and birth dates', async () => {

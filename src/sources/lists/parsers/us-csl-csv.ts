@@ -1,3 +1,4 @@
+import { prepareName } from '../../../matching/index.js';
 import type { EntityKind, ListEntity, RawRecord } from '../../list-entity.js';
 import { countryCode } from './countries.js';
 import { type CsvRow, readCsvRows, requireColumns } from './csv-rows.js';
@@ -63,6 +64,15 @@ export async function parseUsCslCsv(
   return finishResult({ source: US_CSL_SOURCE, entities, records, skipped }, ctx);
 }
 
+/**
+ * Several of the CSL's lists (the Entity List, ITAR Debarred, Denied Persons, ...) leave `type`
+ * empty. A name that holds a legal form (`LTD`, `GMBH`, `JSC`, ...) is an organisation's; any other
+ * stays of unknown kind, which every typed query still matches.
+ */
+function kindFromName(name: string): EntityKind {
+  return prepareName(name, 'entity').tokens.some((t) => t.cls === 'legal') ? 'organization' : 'unknown';
+}
+
 function checkHeader(row: CsvRow, ctx: FileContext): string[] {
   const header = row.fields.map((field) => field.trim());
   for (const column of REQUIRED_COLUMNS) {
@@ -79,7 +89,7 @@ function checkHeader(row: CsvRow, ctx: FileContext): string[] {
 function toEntity(fields: Record<string, string>, list: string, row: CsvRow, ctx: FileContext): ListEntity {
   const id = clean(fields._id);
   if (!id) throw parseError(ctx, { line: row.line, record: row.record }, 'row without _id');
-  const kind = KINDS[clean(fields.type)?.toLowerCase() ?? ''] ?? 'unknown';
+  const kind = KINDS[clean(fields.type)?.toLowerCase() ?? ''] ?? kindFromName(fields.name ?? '');
   const entity = newEntity(US_CSL_SOURCE, list, `${list}/${id}`, kind, compact(fields));
   const addCslName = (written: string, type: 'primary' | 'aka') =>
     addName(entity, kind === 'person' ? { ...surnameFirstName(written), type } : { full: written, type });
