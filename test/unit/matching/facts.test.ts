@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BIRTH_DATE_AGREEMENT,
+  BIRTH_DATE_MISMATCH_FACTOR,
+  compareBirthDate,
+  IDENTITY_DOCUMENT_MISMATCH_FACTOR,
+  NATIONALITY_MISMATCH_FACTOR,
+  type RecordFacts,
+  weighFacts,
+} from '../../../src/matching/facts.js';
+import { normaliseIdentifier } from '../../../src/matching/identifiers.js';
+
+const record = (facts: Partial<RecordFacts> = {}): RecordFacts => ({
+  birthDates: [],
+  nationalities: [],
+  countries: [],
+  identifiers: [],
+  ...facts,
+});
+
+describe('facts that confirm or rule out a name match', () => {
+  it('compares birth dates at the precision both give, a year either way for years', () => {
+    expect(compareBirthDate('1937-04-28', ['1937-04-28'])).toBe('match');
+    expect(compareBirthDate('1937-04-27', ['1937-04-28'])).toBe('mismatch');
+    expect(compareBirthDate('1937-04', ['1937-04-28'])).toBe('match');
+    expect(compareBirthDate('1938-02-01', ['1937'])).toBe('match');
+    expect(compareBirthDate('1939', ['1937'])).toBe('mismatch');
+    expect(compareBirthDate('1991-05-02', ['1958-01-01/1962-12-31'])).toBe('mismatch');
+    expect(compareBirthDate('1963', ['1958-01-01/1962-12-31'])).toBe('match');
+    expect(compareBirthDate('1964', ['1960', '1964-07-01'])).toBe('match');
+    expect(compareBirthDate('1964', [])).toBe('unknown');
+  });
+
+  it('lowers a match whose birth date contradicts every birth date of the record', () => {
+    const weighed = weighFacts(1, { dateOfBirth: '1991-03-02' }, record({ birthDates: ['1937-04-28'] }));
+    expect(weighed.score).toBeCloseTo(BIRTH_DATE_MISMATCH_FACTOR, 10);
+    expect(weighed.outcomes).toEqual([
+      { field: 'date_of_birth', outcome: 'mismatch', effect: 'x0.7', compared_with: ['1937-04-28'] },
+    ]);
+  });
+
+  it('raises a fuzzy match a little when the birth date agrees, never to an exact match', () => {
+    expect(
+      weighFacts(0.78, { dateOfBirth: '1937' }, record({ birthDates: ['1937-04-28'] })).score,
+    ).toBeCloseTo(0.78 + BIRTH_DATE_AGREEMENT, 10);
+    expect(weighFacts(0.97, { dateOfBirth: '1937' }, record({ birthDates: ['1937'] })).score).toBe(0.99);
+    expect(weighFacts(1, { dateOfBirth: '1937' }, record({ birthDates: ['1937'] })).score).toBe(1);
+  });
+
+  it('changes nothing where either side does not know', () => {
+    const weighed = weighFacts(0.8, { dateOfBirth: '1991', countries: ['BR'] }, record());
+    expect(weighed.score).toBe(0.8);
+    expect(weighed.outcomes.map((o) => [o.field, o.outcome, o.effect])).toEqual([
+      ['date_of_birth', 'unknown', 'none'],
+      ['countries', 'unknown', 'none'],
+    ]);
+  });
+
+  it('lowers a little a record of another nationality, and raises a little one linked to a country', () => {
+    const iraqi = record({ nationalities: ['IQ'], countries: ['IQ'] });
+    expect(weighFacts(0.9, { countries: ['BR'] }, iraqi).score).toBeCloseTo(
+      0.9 * NATIONALITY_MISMATCH_FACTOR,
+      10,
+    );
+    expect(weighFacts(0.9, { countries: ['BR', 'IQ'] }, iraqi).score).toBeCloseTo(0.92, 10);
+    // An address abroad says nothing of a nationality.
+    expect(weighFacts(0.9, { countries: ['BR'] }, record({ countries: ['AE'] })).score).toBe(0.9);
+  });
+
+  it('makes an identifier of the same kind and value a match of 1.0 whatever the name', () => {
+    const vessel = record({ identifiers: [{ type: 'imo', value: '9187629' }], birthDates: [] });
+    const weighed = weighFacts(0.3, { identifiers: [{ type: 'imo', value: 'IMO 9187629' }] }, vessel);
+    expect(weighed.score).toBe(1);
+    expect(weighed.outcomes[0]).toMatchObject({
+      field: 'identifiers',
+      outcome: 'match',
+      effect: 'set to 1.0',
+    });
+    // A birth date that disagrees does not undo an identifier match.
+    const person = record({
+      identifiers: [{ type: 'passport', value: 'N0123456', country: 'IQ' }],
+      birthDates: ['1937'],
+    });
+    expect(
+      weighFacts(
+        0.5,
+        { dateOfBirth: '1990', identifiers: [{ type: 'passport', value: 'n 0123-456' }] },
+        person,
+      ).score,
+    ).toBe(1);
+  });
+
+  it('does not match an identifier of another kind or another issuing country', () => {
+    const person = record({ identifiers: [{ type: 'passport', value: 'N0123456', country: 'IQ' }] });
+    expect(weighFacts(0.8, { identifiers: [{ type: 'tax_id', value: 'N0123456' }] }, person).score).toBe(0.8);
+    expect(
+      weighFacts(0.8, { identifiers: [{ type: 'passport', value: 'N0123456', country: 'JO' }] }, person)
+        .score,
+    ).toBe(0.8);
+  });
+
+  it('lowers strongly a passport of the same country with another number', () => {
+    const person = record({ identifiers: [{ type: 'passport', value: 'N0123456', country: 'IQ' }] });
+    const weighed = weighFacts(
+      1,
+      { identifiers: [{ type: 'passport', value: 'A9999999', country: 'IQ' }] },
+      person,
+    );
+    expect(weighed.score).toBeCloseTo(IDENTITY_DOCUMENT_MISMATCH_FACTOR, 10);
+    expect(weighed.outcomes[0]).toMatchObject({ outcome: 'mismatch', effect: 'x0.6' });
+  });
+
+  it('normalises identifiers by their kind: crypto addresses by their chain rules', () => {
+    expect(normaliseIdentifier('passport', ' n 0123-456.7 ')).toBe('N01234567');
+    expect(normaliseIdentifier('crypto_wallet', '12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h')).toBe(
+      '12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h',
+    );
+    expect(normaliseIdentifier('crypto_wallet', '0xAbCdef0123456789')).toBe('0xabcdef0123456789');
+    expect(normaliseIdentifier('crypto_wallet', 'BC1QXY2KGDYGJRSQTZQ2N0YRF2493P83KKFJHX0WLH')).toBe(
+      'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh',
+    );
+  });
+});
