@@ -22,3 +22,8 @@ export function wholeMilliseconds(ms: number): number {
 export function millisecondsSince(started: number): number {
   return wholeMilliseconds(performance.now() - started);
 }
+
+/** The UTC day of `date`, `YYYY-MM-DD`. */
+export function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}

@@ -1,5 +1,14 @@
 /** Public API of the name-matching engine: pure code, no I/O, no clock, no configuration reads. */
 export { compareNames, type NameComparison } from './compare.js';
+export {
+  type FactIdentifier,
+  type FactOutcome,
+  identifierKindsMeet,
+  type QueryFacts,
+  type RecordFacts,
+  weighFacts,
+} from './facts.js';
+export { normaliseIdentifier } from './identifiers.js';
 export { jaroWinkler, jaroWinklerCodes } from './jaro-winkler.js';
 export { NameIndex, NameIndexBuilder } from './name-index.js';
 export { prepareName } from './prepare.js';

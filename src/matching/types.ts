@@ -61,8 +61,11 @@ export interface PenaltyExplanation {
 export interface MatchExplanation {
   matchedName: string;
   nameType: NameType;
-  /** `exact` when the prepared forms are equal, `transliterated` or `original_script` for the form that scored best. */
-  method: 'exact' | 'transliterated' | 'original_script';
+  /**
+   * `exact` when the prepared forms are equal, `transliterated` or `original_script` for the form
+   * that scored best; `identifier` for a record found by an identifier of the query, not by name.
+   */
+  method: 'exact' | 'transliterated' | 'original_script' | 'identifier';
   preparedQuery: string;
   preparedName: string;
   pairs: TokenPairExplanation[];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EffectiveOptions, QueryType } from './screening-result.js';
+import type { ResolvedScreening } from './screening-request.js';
 
 /**
  * The shape of a cached result. A new one (a field added to every answer) starts a new set of keys,
@@ -8,21 +8,25 @@ import type { EffectiveOptions, QueryType } from './screening-result.js';
 const RESULT_SHAPE = 'sources_failed';
 
 /**
- * The result cache key: account, normalised entity, type, effective options and the data version
- * of every source involved, so a list update is never hidden by a cached answer.
+ * The result cache key: account, normalised entity, type, the facts given about the party,
+ * effective options and the data version of every source involved, so a list update is never
+ * hidden by a cached answer.
  */
 export function screeningCacheKey(
   accountId: string,
-  entity: string,
-  type: QueryType,
-  options: EffectiveOptions,
+  screening: Pick<ResolvedScreening, 'entity' | 'type' | 'facts' | 'identifiersOnly' | 'options'>,
   versions: Record<string, string>,
 ): string {
+  const { entity, type, facts, identifiersOnly, options } = screening;
   const material = JSON.stringify([
     RESULT_SHAPE,
     accountId,
     entity,
     type,
+    identifiersOnly,
+    facts.dateOfBirth ?? null,
+    facts.countries ? [...facts.countries].sort() : null,
+    facts.identifiers?.map((id) => [id.type, id.value, id.country ?? null]) ?? null,
     options.threshold,
     [...options.sources].sort(),
     options.include_adverse_media,

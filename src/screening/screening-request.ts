@@ -1,13 +1,16 @@
 import type { Plan } from '../accounts/plans.js';
 import { type FieldError, ServiceError } from '../errors.js';
+import type { QueryFacts } from '../matching/index.js';
 import type { Source } from '../sources/source.js';
 import { isKnownSourceId } from '../sources/source-ids.js';
 import { codePointLength, holdsLetterOrDigit, normaliseQuery } from './normalise-query.js';
+import { resolveScreeningFacts, type ScreeningFactsRequest } from './screening-facts.js';
 import { DEFAULT_MATCH_THRESHOLD, QUERY_MAX_CODE_POINTS, QUERY_MIN_CODE_POINTS } from './screening-policy.js';
 import type { EffectiveOptions, QueryType } from './screening-result.js';
 
-export interface ScreeningRequest {
-  query: string;
+export interface ScreeningRequest extends ScreeningFactsRequest {
+  /** May be left out when `identifiers` are given. */
+  query?: string | undefined;
   type?: QueryType | undefined;
   options?:
     | {
@@ -21,6 +24,9 @@ export interface ScreeningRequest {
 export interface ResolvedScreening {
   entity: string;
   type: QueryType;
+  facts: QueryFacts;
+  /** No name was given: only identifiers are looked up. */
+  identifiersOnly: boolean;
   options: EffectiveOptions;
   sources: Source[];
 }
@@ -37,8 +43,18 @@ export function resolveScreeningRequest(
   request: ScreeningRequest,
   plan: Plan,
   configured: readonly Source[],
+  today: string,
 ): ResolvedScreening {
-  const length = codePointLength(request.query.trim());
+  const { facts, errors } = resolveScreeningFacts(request, today);
+  if (errors.length > 0) throw invalid('Some of the facts given about the party are not valid.', errors);
+  const identifiersOnly = request.query === undefined && facts.identifiers !== undefined;
+  if (request.query === undefined && !identifiersOnly) {
+    throw invalid('The query is missing.', [
+      { pointer: '/query', detail: 'is required unless identifiers are given' },
+    ]);
+  }
+  const query = request.query ?? facts.identifiers![0]!.value;
+  const length = codePointLength(query.trim());
   if (length < QUERY_MIN_CODE_POINTS || length > QUERY_MAX_CODE_POINTS) {
     throw invalid('The query is too short or too long.', [
       {
@@ -47,7 +63,7 @@ export function resolveScreeningRequest(
       },
     ]);
   }
-  const entity = normaliseQuery(request.query);
+  const entity = normaliseQuery(query);
   if (!holdsLetterOrDigit(entity)) {
     throw invalid('The query holds no letter or digit.', [
       { pointer: '/query', detail: 'must hold at least one letter or digit' },
@@ -96,6 +112,8 @@ export function resolveScreeningRequest(
   return {
     entity,
     type,
+    facts,
+    identifiersOnly,
     options: {
       threshold: request.options?.threshold ?? DEFAULT_MATCH_THRESHOLD,
       sources: sources.map((s) => s.id),

@@ -3,7 +3,7 @@ import type { AuthenticatedKey } from '../accounts/key-authenticator.js';
 import { PLANS, type PlanId } from '../accounts/plans.js';
 import type { UsageSubject } from '../accounts/usage.js';
 import type { UsageLedger } from '../accounts/usage-ledger.js';
-import { type Clock, millisecondsSince } from '../clock.js';
+import { type Clock, isoDay, millisecondsSince } from '../clock.js';
 import { notFound, ServiceError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Source } from '../sources/source.js';
@@ -14,6 +14,7 @@ import { fanOut } from './fan-out.js';
 import { GroupCommit, writeTogetherThenAlone } from './group-commit.js';
 import { assignParties } from './parties.js';
 import { assessRisk } from './risk.js';
+import { hasFacts } from './screening-facts.js';
 import { listScreenings, type ScreeningHistoryPage } from './screening-history.js';
 import { FLAGS_PER_SOURCE_LIMIT, RESULT_CACHE_TTL_MS } from './screening-policy.js';
 import { resolveScreeningRequest, type ScreeningRequest } from './screening-request.js';
@@ -176,18 +177,17 @@ export class ScreeningService {
     checkQuota = true,
   ): Promise<Evaluated> {
     const started = performance.now();
-    const resolved = resolveScreeningRequest(request, PLANS[subject.plan], this.deps.sources());
+    const resolved = resolveScreeningRequest(
+      request,
+      PLANS[subject.plan],
+      this.deps.sources(),
+      isoDay(this.deps.clock.now()),
+    );
     if (checkQuota) await this.deps.usage.assertAvailable(subject);
 
     const versions: Record<string, string> = {};
     for (const source of resolved.sources) versions[source.id] = source.version() ?? 'unversioned';
-    const cacheKey = screeningCacheKey(
-      subject.accountId,
-      resolved.entity,
-      resolved.type,
-      resolved.options,
-      versions,
-    );
+    const cacheKey = screeningCacheKey(subject.accountId, resolved, versions);
     const cached = await this.deps.cache.get(cacheKey);
     if (cached !== undefined && looksLikeStoredResult(cached))
       return { cached: true, resultBytes: cached, started };
@@ -197,6 +197,8 @@ export class ScreeningService {
       type: resolved.type,
       threshold: resolved.options.threshold,
       limit: FLAGS_PER_SOURCE_LIMIT,
+      ...(hasFacts(resolved.facts) ? { facts: resolved.facts } : {}),
+      identifiersOnly: resolved.identifiersOnly,
     });
     if (outcome.source_errors.length === resolved.sources.length) {
       // Source ids only: error messages may carry internal addresses (they are in the logs).

@@ -1,4 +1,4 @@
-import type { QueryType } from '../matching/index.js';
+import type { QueryFacts, QueryType } from '../matching/index.js';
 import type { Flag } from './flag.js';
 
 export type SourceKind = 'direct_feed' | 'watchlist_provider' | 'adverse_media' | 'corporate_registry';
@@ -12,6 +12,10 @@ export interface SourceQuery {
   threshold: number;
   /** At most this many flags per source. */
   limit: number;
+  /** What the request says of the party besides the name (birth date, countries, identifiers). */
+  facts?: QueryFacts | undefined;
+  /** No name was given: the party is looked up by its identifiers alone. */
+  identifiersOnly?: boolean | undefined;
 }
 
 /**

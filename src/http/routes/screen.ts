@@ -1,5 +1,10 @@
 import { Type } from 'typebox';
 import { roundMilliseconds, wholeMilliseconds } from '../../clock.js';
+import {
+  FACT_LIST_MAX,
+  IDENTIFIER_TYPES,
+  IDENTIFIER_VALUE_MAX_CHARS,
+} from '../../screening/screening-facts.js';
 import { QUERY_MAX_CODE_POINTS } from '../../screening/screening-policy.js';
 import { QUERY_TYPES } from '../../screening/screening-result.js';
 import { KNOWN_SOURCE_IDS } from '../../sources/source-ids.js';
@@ -68,10 +73,44 @@ const ScreeningResultSchema = Type.Object(
 );
 
 export const ScreenRequestProperties = {
-  query: Type.String({
-    maxLength: QUERY_MAX_CODE_POINTS * 4,
-    description: '2 to 500 characters after trimming',
-  }),
+  query: Type.Optional(
+    Type.String({
+      maxLength: QUERY_MAX_CODE_POINTS * 4,
+      description: '2 to 500 characters after trimming; may be left out when `identifiers` are given',
+    }),
+  ),
+  date_of_birth: Type.Optional(
+    Type.String({
+      maxLength: 10,
+      description:
+        "The party's birth date, `YYYY`, `YYYY-MM` or `YYYY-MM-DD`: a contradicting one lowers a match",
+    }),
+  ),
+  countries: Type.Optional(
+    Type.Array(Type.String({ maxLength: 2 }), {
+      maxItems: FACT_LIST_MAX,
+      description: "ISO 3166-1 alpha-2 codes of the party's countries (nationality, citizenship, residence)",
+    }),
+  ),
+  identifiers: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          type: Type.Union(IDENTIFIER_TYPES.map((t) => Type.Literal(t))),
+          value: Type.String({ minLength: 1, maxLength: IDENTIFIER_VALUE_MAX_CHARS }),
+          country: Type.Optional(
+            Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2 of the issuer' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        maxItems: FACT_LIST_MAX,
+        description:
+          'Identifiers of the party: one of the same kind and value on a listed record is a match of 1.0',
+      },
+    ),
+  ),
   type: Type.Optional(
     Type.Union(
       QUERY_TYPES.map((t) => Type.Literal(t)),

@@ -81,6 +81,7 @@ export function checkBatchItems(
   submission: BatchSubmission,
   plan: Plan,
   configured: readonly Source[],
+  today: string,
 ): BatchItemInput[] {
   const { items } = submission;
   if (items.length === 0 || items.length > BATCH_ITEMS_MAX) {
@@ -91,8 +92,11 @@ export function checkBatchItems(
   const errors: FieldError[] = [];
   const checked = items.map((item, index) => {
     const request: ScreeningRequest = {
-      query: item.query,
+      ...(item.query !== undefined ? { query: item.query } : {}),
       ...(item.type ? { type: item.type } : {}),
+      ...(item.date_of_birth !== undefined ? { date_of_birth: item.date_of_birth } : {}),
+      ...(item.countries !== undefined ? { countries: item.countries } : {}),
+      ...(item.identifiers !== undefined ? { identifiers: item.identifiers } : {}),
       ...(item.options || submission.options ? { options: { ...submission.options, ...item.options } } : {}),
     };
     if (item.reference !== undefined && [...item.reference].length > BATCH_REFERENCE_MAX_CHARS) {
@@ -101,7 +105,7 @@ export function checkBatchItems(
         detail: `must be at most ${BATCH_REFERENCE_MAX_CHARS} characters`,
       });
     }
-    errors.push(...itemErrors(index, request, plan, configured));
+    errors.push(...itemErrors(index, request, plan, configured, today));
     return { index, reference: item.reference ?? null, request };
   });
   if (errors.length > 0) {
@@ -116,9 +120,10 @@ function itemErrors(
   request: ScreeningRequest,
   plan: Plan,
   configured: readonly Source[],
+  today: string,
 ): FieldError[] {
   try {
-    resolveScreeningRequest(request, plan, configured);
+    resolveScreeningRequest(request, plan, configured, today);
     return [];
   } catch (error) {
     if (!(error instanceof ServiceError) || error.code !== 'validation-failed') throw error;

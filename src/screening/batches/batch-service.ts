@@ -1,7 +1,7 @@
 import type { AuthenticatedKey } from '../../accounts/key-authenticator.js';
 import { PLANS } from '../../accounts/plans.js';
 import type { UsageLedger } from '../../accounts/usage-ledger.js';
-import type { Clock } from '../../clock.js';
+import { type Clock, isoDay } from '../../clock.js';
 import { notFound, ServiceError } from '../../errors.js';
 import { isUuid, newId } from '../../ids.js';
 import type { Source } from '../../sources/source.js';
@@ -46,7 +46,7 @@ export class BatchService {
         'Batch screening is available on the Professional and Enterprise plans.',
       );
     }
-    const items = checkBatchItems(submission, plan, this.deps.sources());
+    const items = checkBatchItems(submission, plan, this.deps.sources(), isoDay(this.deps.clock.now()));
     const subject = { accountId: key.accountId, keyId: key.keyId, plan: key.plan };
     const { remaining } = (await this.deps.usage.usage(subject)).current_month;
     if (remaining !== null && remaining < items.length) {

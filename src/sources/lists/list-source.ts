@@ -1,9 +1,18 @@
-import type { EntityMatch, SearchOptions } from '../../matching/index.js';
+import {
+  type EntityMatch,
+  type QueryFacts,
+  type RecordFacts,
+  type SearchOptions,
+  weighFacts,
+} from '../../matching/index.js';
 import type { Flag } from '../flag.js';
+import type { ListEntity } from '../list-entity.js';
 import type { Source, SourceHealth, SourceKind, SourceQuery } from '../source.js';
+import { IdentifierIndex } from './identifier-index.js';
 import { catalogEntry, type ListCatalogEntry } from './list-catalog.js';
 import type { ListService } from './list-service.js';
 import { ListUnavailableError } from './loaded-lists.js';
+import type { PackedEntities } from './packed-entities.js';
 
 /** Lists answer in-process in milliseconds; this bound only guards against a pathological query. */
 export const LIST_SOURCE_TIMEOUT_MS = 2_000;
@@ -39,17 +48,37 @@ export class ListSource implements Source {
     const list = view.lists.get(this.id);
     if (!list?.index) throw new ListUnavailableError(this.id);
     signal.throwIfAborted();
-    const results = await list.index.search(query.entity, {
-      type: query.type,
-      threshold: query.threshold,
-      limitPerSource: query.limit,
-    });
+    const results = query.identifiersOnly
+      ? new Map<string, EntityMatch[]>()
+      : await list.index.search(query.entity, {
+          type: query.type,
+          threshold: query.threshold,
+          limitPerSource: query.limit,
+        });
     signal.throwIfAborted();
     const flags: Flag[] = [];
+    const flagged = new Set<string>();
     const context = { enabledLists: this.lists.enabledLists() };
     for (const match of results.get(this.id) ?? []) {
       const entity = view.entity(match.key);
-      if (entity) flags.push(this.entry.toFlag(entity, match, context));
+      if (!entity) continue;
+      flagged.add(entity.source_id);
+      flags.push(weighed(this.entry.toFlag(entity, match, context), entity, query.facts));
+    }
+    // A record holding one of the query's identifiers is flagged whatever its name scored.
+    const identifiers = query.facts?.identifiers;
+    if (identifiers) {
+      for (const sourceId of identifierIndex(list.entities).candidates(identifiers)) {
+        if (flagged.has(sourceId)) continue;
+        const entity = list.entities.get(sourceId);
+        if (!entity) continue;
+        const flag = weighed(
+          this.entry.toFlag(entity, identifierMatch(entity), context),
+          entity,
+          query.facts,
+        );
+        if (flag.match_score === 1) flags.push(flag);
+      }
     }
     return flags;
   }
@@ -61,4 +90,60 @@ export class ListSource implements Source {
   version(): string | undefined {
     return this.lists.view().lists.get(this.id)?.meta.version;
   }
+}
+
+const identifierIndexes = new WeakMap<PackedEntities, IdentifierIndex>();
+
+function identifierIndex(entities: PackedEntities): IdentifierIndex {
+  let index = identifierIndexes.get(entities);
+  if (!index) {
+    index = new IdentifierIndex(entities);
+    identifierIndexes.set(entities, index);
+  }
+  return index;
+}
+
+/** What a record states that a screening's facts are compared with. */
+export function recordFacts(entity: ListEntity): RecordFacts {
+  return {
+    birthDates: entity.birth_dates,
+    nationalities: entity.nationalities ?? [],
+    countries: entity.countries,
+    identifiers: entity.identifiers,
+  };
+}
+
+/** The flag with its match score weighed by the query's facts, and each field's outcome explained. */
+function weighed(flag: Flag, entity: ListEntity, facts: QueryFacts | undefined): Flag {
+  if (!facts) return flag;
+  const { score, outcomes } = weighFacts(flag.match_score, facts, recordFacts(entity));
+  const explanation = flag.details.match_explanation as Record<string, unknown>;
+  return {
+    ...flag,
+    match_score: score,
+    details: { ...flag.details, match_explanation: { ...explanation, secondary: outcomes } },
+  };
+}
+
+/** A record found by an identifier alone: its primary name, no name comparison. */
+function identifierMatch(entity: ListEntity): EntityMatch {
+  const name = entity.names[0] ?? { full: entity.source_id, type: 'primary' as const };
+  return {
+    key: `${entity.source}:${entity.source_id}`,
+    source: entity.source,
+    score: 0,
+    matchedName: { full: name.full, type: name.type },
+    explanation: {
+      matchedName: name.full,
+      nameType: name.type,
+      method: 'identifier',
+      preparedQuery: '',
+      preparedName: '',
+      pairs: [],
+      unmatchedQuery: [],
+      unmatchedName: [],
+      penalties: [],
+      score: 0,
+    },
+  };
 }

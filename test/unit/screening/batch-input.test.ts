@@ -5,6 +5,8 @@ import { batchResultsCsv } from '../../../src/screening/batches/batch-csv.js';
 import { checkBatchItems, submissionFromCsv } from '../../../src/screening/batches/batch-input.js';
 import type { Source } from '../../../src/sources/source.js';
 
+const TODAY = '2026-11-27';
+
 const un = { id: 'un_sc', kind: 'direct_feed' } as Source;
 const refusal = (run: () => unknown): ServiceError => {
   try {
@@ -51,7 +53,7 @@ describe('batch input', () => {
       ],
       options: { threshold: 0.8 },
     };
-    const error = refusal(() => checkBatchItems(submission, PLANS.professional, [un]));
+    const error = refusal(() => checkBatchItems(submission, PLANS.professional, [un], TODAY));
     expect(error.detail).toBe('3 of the 4 items are not valid; nothing was queued.');
     expect(error.fieldErrors.map((e) => e.pointer)).toEqual([
       '/items/1/query',
@@ -65,16 +67,19 @@ describe('batch input', () => {
       },
       PLANS.professional,
       [un],
+      TODAY,
     );
     expect(fine.map((i) => i.request.options?.threshold)).toEqual([0.6, 0.8]);
   });
 
   it('refuses an empty batch and one over 10,000 items', () => {
     expect(
-      refusal(() => checkBatchItems({ items: [] }, PLANS.enterprise, [un])).fieldErrors[0]!.pointer,
+      refusal(() => checkBatchItems({ items: [] }, PLANS.enterprise, [un], TODAY)).fieldErrors[0]!.pointer,
     ).toBe('/items');
     const many = { items: Array.from({ length: 10_001 }, () => ({ query: 'Some Name' })) };
-    expect(refusal(() => checkBatchItems(many, PLANS.enterprise, [un])).code).toBe('validation-failed');
+    expect(refusal(() => checkBatchItems(many, PLANS.enterprise, [un], TODAY)).code).toBe(
+      'validation-failed',
+    );
   });
 
   it('writes results as RFC 4180 CSV and defuses cells a spreadsheet would run as formulas', () => {

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends } from '../support/backends.js';
+import { describeWithRealLists } from '../support/real-lists.js';
+import { TestApp } from '../support/test-app.js';
+
+/**
+ * A birth date, countries and identifiers confirm or rule out a match, through the API. The
+ * validation runs on the embedded default without any list; the matching on the whole lists.
+ */
+interface ApiFlag {
+  source: string;
+  match_score: number;
+  details: {
+    source_id: string;
+    matched_name: string;
+    match_explanation: { method: string; secondary?: { field: string; outcome: string; effect: string }[] };
+  };
+}
+
+describe('structured screening: the facts given are checked', () => {
+  let api: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    api = await TestApp.start(backends()[0]!);
+    ({ key } = await api.createAccount('enterprise'));
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it.each([
+    [{ query: 'Some Name', date_of_birth: '1990-13-01' }, '/date_of_birth'],
+    [{ query: 'Some Name', date_of_birth: '1990-02-30' }, '/date_of_birth'],
+    [{ query: 'Some Name', date_of_birth: '90-01-01' }, '/date_of_birth'],
+    [{ query: 'Some Name', date_of_birth: '2999' }, '/date_of_birth'],
+    [{ query: 'Some Name', countries: ['IQ', 'QQ'] }, '/countries/1'],
+    [{ query: 'Some Name', countries: ['EU'] }, '/countries/0'],
+    [
+      { query: 'Some Name', identifiers: [{ type: 'passport', value: 'A1', country: 'XX' }] },
+      '/identifiers/0/country',
+    ],
+    [{ query: 'Some Name', identifiers: [{ type: 'passport', value: '   ' }] }, '/identifiers/0/value'],
+    [{ query: 'Some Name', identifiers: [{ type: 'shoe_size', value: '42' }] }, '/identifiers/0/type'],
+    [{ query: 'Some Name', countries: Array.from({ length: 11 }, () => 'IQ') }, '/countries'],
+    [{ type: 'person', date_of_birth: '1990' }, '/query'],
+  ])('refuses %j with a 422 pointing at %s, and counts nothing', async (body, pointer) => {
+    const response = await api.request('POST', '/v1/screen', { key, body });
+    expect(response.status).toBe(422);
+    expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    const pointers = (response.body.errors ?? []).map((e: { pointer: string }) => e.pointer);
+    expect(
+      pointers.some((p: string) => p.startsWith(pointer)),
+      JSON.stringify(response.body),
+    ).toBe(true);
+    expect((await api.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(0);
+  });
+});
+
+describeWithRealLists('structured screening on the official lists', (listsDir) => {
+  let api: TestApp;
+  let key: string;
+
+  beforeAll(async () => {
+    api = await TestApp.start(backends()[0]!, {
+      env: { LISTS_DIR: listsDir, LISTS_ENABLED: 'ofac_sdn,un_sc' },
+    });
+    await api.runtime.ctx.lists.settled();
+    ({ key } = await api.createAccount('enterprise'));
+  }, 180_000);
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  const screen = async (body: unknown) => {
+    const response = await api.request('POST', '/v1/screen', { key, body });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return response.body as { risk_level: string; cache_hit: boolean; flags: ApiFlag[] };
+  };
+  const saddam = (flags: ApiFlag[]) =>
+    flags.find((f) => f.source === 'ofac_sdn' && f.details.source_id === '7843');
+
+  it('rules a match out with a birth date and a country that contradict the record', async () => {
+    const result = await screen({
+      query: 'Saddam Hussein',
+      type: 'person',
+      date_of_birth: '1991-02-03',
+      countries: ['BR'],
+    });
+    const flag = saddam(result.flags)!;
+    expect(flag.match_score).toBeLessThan(0.8);
+    expect(['low', 'medium']).toContain(result.risk_level);
+    expect(flag.details.match_explanation.secondary).toEqual([
+      expect.objectContaining({ field: 'date_of_birth', outcome: 'mismatch', effect: 'x0.7' }),
+      expect.objectContaining({ field: 'countries', outcome: 'mismatch', effect: 'x0.9' }),
+    ]);
+  });
+
+  it('confirms a fuzzy match with the record\u2019s own birth date and country', async () => {
+    const plain = saddam((await screen({ query: 'Sadam Husein', type: 'person' })).flags)!;
+    const confirmed = await screen({
+      query: 'Sadam Husein',
+      type: 'person',
+      date_of_birth: '1937',
+      countries: ['iq'],
+    });
+    const flag = saddam(confirmed.flags)!;
+    expect(flag.match_score).toBeGreaterThan(plain.match_score);
+    expect(flag.details.match_explanation.secondary?.map((s) => [s.field, s.outcome])).toEqual([
+      ['date_of_birth', 'match'],
+      ['countries', 'match'],
+    ]);
+  });
+
+  it('finds a record by a crypto wallet address alone, at 1.0', async () => {
+    const result = await screen({
+      identifiers: [{ type: 'crypto_wallet', value: '12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h' }],
+    });
+    expect(result.flags[0]).toMatchObject({
+      source: 'ofac_sdn',
+      match_score: 1,
+      details: { source_id: '25308', match_explanation: { method: 'identifier' } },
+    });
+    expect(result.risk_level).toBe('high');
+  });
+
+  it('finds a renamed vessel by its IMO number, whatever the name screened', async () => {
+    const result = await screen({
+      query: 'Ocean Star Trader',
+      type: 'vessel',
+      identifiers: [{ type: 'imo', value: 'IMO 9187629' }],
+    });
+    expect(result.flags[0]).toMatchObject({
+      match_score: 1,
+      details: { source_id: '15036', matched_name: 'ARTAVIL' },
+    });
+    expect(result.flags[0]!.details.match_explanation.secondary).toEqual([
+      expect.objectContaining({ field: 'identifiers', outcome: 'match', effect: 'set to 1.0' }),
+    ]);
+  });
+
+  it('keeps the facts in the cache key: another birth date is screened anew', async () => {
+    const first = await screen({ query: 'Vladimir Putin', type: 'person', date_of_birth: '1952' });
+    const again = await screen({ query: 'Vladimir Putin', type: 'person', date_of_birth: '1952' });
+    const other = await screen({ query: 'Vladimir Putin', type: 'person', date_of_birth: '1990' });
+    expect([first.cache_hit, again.cache_hit, other.cache_hit]).toEqual([false, true, false]);
+    expect(other.flags[0]!.match_score).toBeLessThan(first.flags[0]!.match_score);
+  });
+});
