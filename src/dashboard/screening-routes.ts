@@ -60,7 +60,7 @@ async function renderConsole(
     knownSources: KNOWN_SOURCE_IDS,
     defaultThreshold: DEFAULT_MATCH_THRESHOLD,
     queryMaxChars: QUERY_MAX_CODE_POINTS,
-    form: view.form ?? { query: '', type: 'person', threshold: '', sources: [], adverseMedia },
+    form: view.form ?? { query: '', type: 'entity', threshold: '', sources: [], adverseMedia },
     error: view.error,
     fieldErrors: view.fieldErrors ?? {},
   });
@@ -70,7 +70,7 @@ async function renderConsole(
 function readForm(request: FastifyRequest, user: SignedInUser) {
   const form: ConsoleForm = {
     query: formField(request, 'query'),
-    type: formField(request, 'type') || 'person',
+    type: formField(request, 'type') || 'entity',
     threshold: formField(request, 'threshold').trim(),
     sources: formFields(request, 'sources'),
     adverseMedia: formField(request, 'adverse_media') === 'yes',

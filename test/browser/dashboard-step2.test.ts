@@ -62,7 +62,7 @@ describeInChromium("the dashboard's webhooks, screening console and audit log in
     await page.keyboard.type(LISTED);
     await page.keyboard.press('Enter');
     await page.waitForURL('**/dashboard/screenings/*');
-    // Screened as a person (the default type), the listed company still matches: its level is written out.
+    // Screened as any kind (the default type): the listed company's level is written out.
     await expect(page.locator('#risk-level').textContent()).resolves.toMatch(
       /^Risk: (Medium|High|Critical)$/,
     );
