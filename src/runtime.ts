@@ -38,6 +38,7 @@ import { type Database, type Db, openDatabase } from './store/database.js';
 import { DatabaseAttemptLimiter, EndedAttemptWindowPurge } from './store/database-attempt-limiter.js';
 import { RequestRateLimiter } from './store/rate-limiter.js';
 import { connectRedis, waitUntilReady } from './store/redis.js';
+import { RedisCircuit } from './store/redis-circuit.js';
 import { MemoryResultCache, RedisResultCache } from './store/result-cache.js';
 import { DeliveryHistoryPurge } from './webhooks/delivery-history-purge.js';
 import {
@@ -136,6 +137,9 @@ const NO_LISTS: ListSettings = {
 /** Builds every service the HTTP layer needs on top of opened stores. */
 export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const { db, redis, clock, logger } = deps;
+  // Shared by everything that sends Redis commands on a request's path, so that a hung Redis is
+  // waited for by the first requests only.
+  const circuit = redis ? new RedisCircuit(redis) : undefined;
   const broadcast: Broadcast = redis
     ? new RedisBroadcast(redis, deps.redisKeyPrefix)
     : new LocalBroadcast(deps.databaseKind === 'pglite');
@@ -202,7 +206,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     db,
     clock,
     usage,
-    cache: redis ? new RedisResultCache(redis, deps.redisKeyPrefix) : new MemoryResultCache(),
+    cache: redis ? new RedisResultCache(redis, deps.redisKeyPrefix, circuit) : new MemoryResultCache(),
     sources: screeningSources,
     retentionMonths,
     followUp: new ScreeningWebhooks(clock, subscriptions, () => webhookDelivery.nudge()),
@@ -225,7 +229,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   attemptWindowPurge?.start();
   const attemptLimiter = (name: string, maxAttempts: number, windowSeconds: number): AttemptLimiter =>
     redis
-      ? new RedisAttemptLimiter(redis, deps.redisKeyPrefix, name, maxAttempts, windowSeconds)
+      ? new RedisAttemptLimiter(redis, deps.redisKeyPrefix, name, maxAttempts, windowSeconds, circuit)
       : new DatabaseAttemptLimiter(db, clock, name, maxAttempts, windowSeconds);
   webhookDelivery.start();
   if (soleWriter) {
@@ -243,7 +247,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     keys,
     lastUsed,
     usage,
-    rateLimiter: new RequestRateLimiter(redis, deps.redisKeyPrefix),
+    rateLimiter: new RequestRateLimiter(redis, deps.redisKeyPrefix, circuit),
     audit,
     adminToken: deps.adminToken,
     users: new UserService({ db, clock }),
@@ -295,6 +299,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
       await matching.close();
       await Promise.all([audit.flush(), lastUsed.flush()]);
       await broadcast.close();
+      circuit?.close();
     },
   };
 }

@@ -19,7 +19,8 @@ export const PROBLEMS: Readonly<Record<ErrorCode, ProblemKind>> = {
   'malformed-request': {
     status: 400,
     title: 'Malformed request',
-    advice: 'Send a syntactically valid JSON body (or no body where none is expected).',
+    advice:
+      'Send a syntactically valid JSON body (or no body where none is expected), encoded in UTF-8 or in the charset its Content-Type declares.',
   },
   unauthenticated: {
     status: 401,
@@ -75,7 +76,8 @@ export const PROBLEMS: Readonly<Record<ErrorCode, ProblemKind>> = {
   'unsupported-media-type': {
     status: 415,
     title: 'Unsupported media type',
-    advice: 'Send request bodies as `Content-Type: application/json`.',
+    advice:
+      'Send request bodies as `Content-Type: application/json` (or `text/csv` where accepted), in UTF-8, us-ascii, iso-8859-1 or windows-1252.',
   },
   'validation-failed': {
     status: 422,

@@ -13,7 +13,7 @@ export function problemResponses(...statuses: number[]): Record<number, unknown>
 }
 
 const PROBLEM_DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed request (invalid JSON)',
+  400: 'Malformed request (invalid JSON, or bytes not valid in the charset of the body)',
   401: 'Missing, malformed or unknown credentials',
   402: 'Monthly screening quota exhausted',
   403: 'Key revoked, account suspended, or feature not on the plan',
@@ -21,7 +21,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   405: 'Method not allowed',
   409: 'Conflict',
   413: 'Request body over 1 MB',
-  415: 'Request body is not JSON',
+  415: 'Request body is not JSON, or its charset is not supported',
   422: 'Validation failed',
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Internal error',

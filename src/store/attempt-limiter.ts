@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { RedisCircuit } from './redis-circuit.js';
 
 /**
  * Counts attempts (of sign-in) per subject over a fixed window that starts with the first attempt;
@@ -18,19 +19,33 @@ export interface AttemptLimiter {
 
 /**
  * The attempt limiter on Redis, shared by every instance; when Redis is unreachable each instance
- * counts in memory (rate-limiter-flexible's insurance) rather than refusing or admitting all.
+ * counts in memory (rate-limiter-flexible's insurance) rather than refusing or admitting all, and
+ * goes there at once while the circuit says Redis hangs.
  */
 export class RedisAttemptLimiter implements AttemptLimiter {
-  private readonly limiter: RateLimiterRedis;
+  private readonly shared: RateLimiterRedis;
+  private readonly local: RateLimiterMemory;
 
-  constructor(redis: Redis, keyPrefix: string, name: string, maxAttempts: number, windowSeconds: number) {
+  constructor(
+    redis: Redis,
+    keyPrefix: string,
+    name: string,
+    maxAttempts: number,
+    windowSeconds: number,
+    private readonly circuit?: RedisCircuit,
+  ) {
     const options = { points: maxAttempts, duration: windowSeconds, keyPrefix: `${keyPrefix}${name}` };
-    this.limiter = new RateLimiterRedis({
+    this.local = new RateLimiterMemory(options);
+    this.shared = new RateLimiterRedis({
       ...options,
       storeClient: redis,
       rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory(options),
+      insuranceLimiter: this.local,
     });
+  }
+
+  private get limiter(): RateLimiterRedis | RateLimiterMemory {
+    return this.circuit?.allows() === false ? this.local : this.shared;
   }
 
   async take(subject: string): Promise<number | undefined> {

@@ -2,6 +2,15 @@ import type { Redis } from 'ioredis';
 
 export type BroadcastHandler = (message: string) => void;
 
+/** How often each instance sends a heartbeat through Redis to its own subscriber connection. */
+export const BROADCAST_HEARTBEAT_INTERVAL_MS = 250;
+/**
+ * Silence on the subscriber connection longer than this means messages may be missed right now:
+ * a stopped or cut-off Redis keeps the connection looking ready. It is the revocation bound.
+ */
+export const BROADCAST_SILENCE_MS = 1_000;
+const HEARTBEAT_CHANNEL = 'broadcast-heartbeat';
+
 /**
  * Fan-out of small invalidation messages (revoked keys, suspended accounts) to every instance.
  * With Redis it is pub/sub on a dedicated connection; without Redis there is one instance, and
@@ -12,8 +21,8 @@ export interface Broadcast {
   subscribe(channel: string, handler: BroadcastHandler): Promise<void>;
   /**
    * Changes whenever messages from other instances may have been missed (the subscriber
-   * connection dropped and came back); `undefined` while they are being missed right now.
-   * Caches keyed on it can never outlive a missed invalidation.
+   * connection dropped and came back, or went silent and spoke again); `undefined` while they
+   * may be being missed right now. Caches keyed on it can never outlive a missed invalidation.
    */
   epoch(): number | undefined;
   close(): Promise<void>;
@@ -43,10 +52,20 @@ export class LocalBroadcast implements Broadcast {
   async close(): Promise<void> {}
 }
 
+/**
+ * Pub/sub on a connection of its own. A hung Redis (SIGSTOP, a partition without a reset) leaves
+ * that connection "ready" while nothing arrives, so each instance publishes a heartbeat that comes
+ * back through its own subscription: the link counts as working only while something (a heartbeat,
+ * anyone's, or an invalidation) arrived within `BROADCAST_SILENCE_MS`. Redis delivers messages in
+ * the order it received them, so whatever was published before a message that arrived has arrived.
+ */
 export class RedisBroadcast implements Broadcast {
   private readonly local = new LocalBroadcast(true);
   private readonly subscriber: Redis;
   private connectionEpoch = 0;
+  /** `performance.now()` when the subscriber connection last delivered a message. */
+  private lastHeardAt: number | undefined;
+  private readonly heartbeat: NodeJS.Timeout;
 
   constructor(
     private readonly publisher: Redis,
@@ -59,8 +78,13 @@ export class RedisBroadcast implements Broadcast {
       this.connectionEpoch += 1;
     });
     this.subscriber.on('message', (channel: string, message: string) => {
-      void this.local.publish(channel.slice(this.channelPrefix.length), message);
+      this.heard();
+      const name = channel.slice(this.channelPrefix.length);
+      if (name !== HEARTBEAT_CHANNEL) void this.local.publish(name, message);
     });
+    void this.subscriber.subscribe(this.channelPrefix + HEARTBEAT_CHANNEL).catch(() => {});
+    this.heartbeat = setInterval(() => this.beat(), BROADCAST_HEARTBEAT_INTERVAL_MS);
+    this.heartbeat.unref();
   }
 
   async publish(channel: string, message: string): Promise<void> {
@@ -69,7 +93,7 @@ export class RedisBroadcast implements Broadcast {
     try {
       await this.publisher.publish(this.channelPrefix + channel, message);
     } catch {
-      // Other instances fall back to their short cache lifetime while Redis is down.
+      // Other instances stop trusting their caches once their heartbeats stop coming back too.
     }
   }
 
@@ -79,10 +103,28 @@ export class RedisBroadcast implements Broadcast {
   }
 
   epoch(): number | undefined {
-    return this.subscriber.status === 'ready' ? this.connectionEpoch : undefined;
+    if (this.subscriber.status !== 'ready' || this.silent()) return undefined;
+    return this.connectionEpoch;
   }
 
   async close(): Promise<void> {
+    clearInterval(this.heartbeat);
     this.subscriber.disconnect();
+  }
+
+  private beat(): void {
+    // Fails at once while the publisher is disconnected, and at its command timeout while Redis hangs.
+    this.publisher.publish(this.channelPrefix + HEARTBEAT_CHANNEL, '').catch(() => {});
+  }
+
+  private heard(): void {
+    // Speaking again after a silence: what was cached before it may have missed an invalidation
+    // (a message published during a partition is lost), so it is not confirmed any more.
+    if (this.silent()) this.connectionEpoch += 1;
+    this.lastHeardAt = performance.now();
+  }
+
+  private silent(): boolean {
+    return this.lastHeardAt === undefined || performance.now() - this.lastHeardAt > BROADCAST_SILENCE_MS;
   }
 }

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 
 /** How long a Redis command may wait before the caller falls back (cache miss, local rate limit). */
-export const REDIS_COMMAND_TIMEOUT_MS = 500;
+export const REDIS_COMMAND_TIMEOUT_MS = 250;
 /** Reconnection back-off ceiling: Redis coming back is noticed within this time. */
 export const REDIS_MAX_RECONNECT_DELAY_MS = 2_000;
 

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import type { RedisCircuit } from './redis-circuit.js';
 
 /** How many results the in-memory cache keeps at most, and their total size in UTF-8 bytes. */
 export const MEMORY_CACHE_MAX_ENTRIES = 10_000;
@@ -48,10 +49,12 @@ export class MemoryResultCache implements ResultCache {
   }
 }
 
+/** The cache shared by every instance. While the circuit says Redis hangs, it reads as empty at once. */
 export class RedisResultCache implements ResultCache {
   constructor(
     private readonly redis: Redis,
     private readonly keyPrefix: string,
+    private readonly circuit?: RedisCircuit,
   ) {}
 
   async get(key: string): Promise<Buffer | undefined> {
@@ -59,6 +62,7 @@ export class RedisResultCache implements ResultCache {
     try {
       return (await this.redis.getBuffer(this.keyPrefix + key)) ?? undefined;
     } catch {
+      this.circuit?.commandFailed();
       return undefined;
     }
   }
@@ -69,11 +73,12 @@ export class RedisResultCache implements ResultCache {
       await this.redis.set(this.keyPrefix + key, value, 'PX', ttlMs);
     } catch {
       // A lost cache write only costs a later recomputation.
+      this.circuit?.commandFailed();
     }
   }
 
   isUp(): boolean {
-    return this.redis.status === 'ready';
+    return this.redis.status === 'ready' && this.circuit?.allows() !== false;
   }
 }
 

@@ -8,6 +8,7 @@ import {
   BATCH_REFERENCE_MAX_CHARS,
   BATCH_RESULTS_PAGE_MAX,
 } from '../../screening/batches/batch-policy.js';
+import { bodyText } from '../body-text.js';
 import type { App, AppContext } from '../context.js';
 import {
   BODY_PROBLEMS,
@@ -103,12 +104,19 @@ const BatchSchema = Type.Object(
 const BatchIdParams = Type.Object({ id: Type.String({ description: 'Batch id' }) });
 
 export function batchRoutes(app: App, ctx: AppContext): void {
-  // CSV bodies are read as text for this route only; everywhere else a text/csv body is a 415.
+  // CSV bodies are read as text (in their declared charset) for this route only; everywhere else a
+  // text/csv body is a 415.
   app.register(async (scope: App) => {
     scope.addContentTypeParser(
       'text/csv',
-      { parseAs: 'string', bodyLimit: BATCH_BODY_LIMIT_BYTES },
-      (_r, body, done) => done(null, body),
+      { parseAs: 'buffer', bodyLimit: BATCH_BODY_LIMIT_BYTES },
+      (request, body, done) => {
+        try {
+          done(null, bodyText(body as Buffer, request.headers['content-type']));
+        } catch (error) {
+          done(error as Error, undefined);
+        }
+      },
     );
     submitRoute(scope, ctx);
   });
