@@ -156,12 +156,14 @@ async function recallWithBirthDates(service: RunningService): Promise<void> {
   const off = await screenAll(people, body('off'), service);
   let firstHigh = 0;
   let offMedium = 0;
+  const missed: string[] = [];
   own.forEach((r, k) => {
-    if (
-      r.flags[0]?.details.source_id === people[k]!.id &&
-      (r.risk_level === 'high' || r.risk_level === 'critical')
-    )
-      firstHigh++;
+    const first = r.flags[0]?.details.source_id === people[k]!.id;
+    if (first && (r.risk_level === 'high' || r.risk_level === 'critical')) firstHigh++;
+    else
+      missed.push(
+        `"${people[k]!.query}" ${people[k]!.born}: ${first ? 'first' : `first is ${r.flags[0]?.details.matched_name ?? 'none'}`}, ${r.risk_level} (${r.flags[0]?.match_score ?? '-'})`,
+      );
   });
   off.forEach((r, k) => {
     const flag = r.flags.find((f) => f.details.source_id === people[k]!.id);
@@ -173,6 +175,8 @@ async function recallWithBirthDates(service: RunningService): Promise<void> {
     '| people | own birth date: first and high or above | 15 years off: own flag at most medium |\n|---|---|---|',
   );
   console.log(`| ${people.length} | ${pct(firstHigh, people.length)} | ${pct(offMedium, people.length)} |`);
+  console.log(`\nOwn birth date, missed (${missed.length}), the first 20:`);
+  for (const line of missed.slice(0, 20)) console.log(`- ${line}`);
 }
 
 const LETTER = /\p{L}/u;
