@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../store/database.js';
 import type { AuditLogRow } from '../store/schema.js';
 import { ANONYMOUS_CHAIN_ID, auditRowHash, GENESIS_HASH } from './audit-chain.js';
@@ -21,7 +22,8 @@ export interface AuditVerification {
 
 /**
  * Recomputes every chain (or one account's) from its first row and reports the first broken row
- * of each: an edited field, a deleted or inserted row, or rows missing after the last one.
+ * of each: an edited field, a deleted or inserted row, or rows missing after the last one. An
+ * account that has made requests but has no chain at all (chain and head deleted) is a break too.
  */
 export async function verifyAuditChains(db: Db, accountId?: string): Promise<AuditVerification> {
   let heads = db.selectFrom('audit_chain_heads').selectAll().orderBy('chain_id');
@@ -33,8 +35,44 @@ export async function verifyAuditChains(db: Db, accountId?: string): Promise<Aud
     result.rows_checked += outcome.rows;
     if (outcome.break) result.breaks.push(outcome.break);
   }
+  result.breaks.push(...(await accountsWithoutChain(db, accountId)));
   result.ok = result.breaks.length === 0;
   return result;
+}
+
+/**
+ * Accounts without a chain head whose data shows requests: screenings counted or stored, a key
+ * used, a dashboard session. Every such request was audited, so its chain was deleted (rows and head together).
+ */
+async function accountsWithoutChain(db: Db, accountId: string | undefined): Promise<ChainBreak[]> {
+  const { rows } = await sql<{
+    id: string;
+    counted: boolean;
+    screened: boolean;
+    key_used: boolean;
+    signed_in: boolean;
+  }>`
+    SELECT a.id,
+      EXISTS (SELECT 1 FROM usage_counters u WHERE u.account_id = a.id AND u.count > 0) AS counted,
+      EXISTS (SELECT 1 FROM screenings s WHERE s.account_id = a.id) AS screened,
+      EXISTS (SELECT 1 FROM api_keys k WHERE k.account_id = a.id AND k.last_used_at IS NOT NULL) AS key_used,
+      EXISTS (SELECT 1 FROM dashboard_sessions d JOIN users us ON us.id = d.user_id WHERE us.account_id = a.id)
+        AS signed_in
+    FROM accounts a
+    WHERE NOT EXISTS (SELECT 1 FROM audit_chain_heads h WHERE h.chain_id = a.id)
+      ${accountId === undefined ? sql`` : sql`AND a.id = ${accountId}`}
+    ORDER BY a.id`.execute(db);
+  return rows.flatMap((row) => {
+    const evidence = [
+      row.counted ? 'counted screenings' : undefined,
+      row.screened ? 'stored screenings' : undefined,
+      row.key_used ? 'an API key used' : undefined,
+      row.signed_in ? 'a dashboard session' : undefined,
+    ].filter((what) => what !== undefined);
+    if (evidence.length === 0) return [];
+    const reason = `the account has no audit chain although it made requests (${evidence.join(', ')}): its chain was deleted`;
+    return [{ chain_id: row.id, row_id: null, seq: 0, reason }];
+  });
 }
 
 async function verifyChain(
