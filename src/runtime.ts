@@ -14,6 +14,7 @@ import { KeyAuthenticator } from './accounts/key-authenticator.js';
 import { LastUsedRecorder } from './accounts/last-used.js';
 import { UsageLedger } from './accounts/usage-ledger.js';
 import { UserService } from './accounts/users.js';
+import { AuditCheckpointer, type CheckpointSettings } from './audit/audit-checkpointer.js';
 import { AuditWriter } from './audit/audit-writer.js';
 import { type Clock, systemClock } from './clock.js';
 import { type Config, openSanctionsMode } from './config.js';
@@ -79,6 +80,8 @@ export interface Runtime {
   webhookDelivery: WebhookDelivery;
   /** Screens batch items; tests call `settle()` on it. */
   batchWork: BatchWorker;
+  /** Writes signed audit checkpoints when configured; tests call `run()` on it. */
+  auditCheckpoints: AuditCheckpointer | undefined;
   /** Flushes pending writes, then closes Redis and the database. */
   close(): Promise<void>;
 }
@@ -103,6 +106,8 @@ export interface ServiceDeps {
   providers?: ProviderSettings;
   /** Deliveries are sent from a thread of their own with these settings (PostgreSQL, real time). */
   deliveryThread?: DeliveryThreadSettings;
+  /** Signed checkpoints of the audit chain heads; without them none are written. */
+  auditCheckpoints?: CheckpointSettings;
 }
 
 export interface WebhookSettings {
@@ -122,6 +127,7 @@ export interface Services {
   ctx: AppContext;
   webhookDelivery: WebhookDelivery;
   batchWork: BatchWorker;
+  auditCheckpoints: AuditCheckpointer | undefined;
   /** Writes what is buffered (audit rows, last-used times) and stops listening for broadcasts. */
   close(): Promise<void>;
 }
@@ -147,6 +153,10 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const audit = new AuditWriter(db, (error) =>
     logger.error({ err: error }, 'audit write failed; will retry'),
   );
+  const checkpoints = deps.auditCheckpoints
+    ? new AuditCheckpointer(db, clock, logger, deps.auditCheckpoints)
+    : undefined;
+  await checkpoints?.start();
   // The lists' indexes are built and searched in a thread of their own (started with the first list).
   const matching = new MatchingThread();
   const lists = new ListService<ThreadIndex>({
@@ -280,6 +290,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     ctx,
     webhookDelivery,
     batchWork,
+    auditCheckpoints: checkpoints,
     close: async () => {
       // Bounded: attempts and items in flight get a few seconds, then resume after the restart.
       // Both at once, so that their grace periods fit in the server's shutdown budget together; the
@@ -294,6 +305,8 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
       ]);
       await matching.close();
       await Promise.all([audit.flush(), lastUsed.flush()]);
+      // After the last rows are written, so the final checkpoint covers them.
+      await checkpoints?.close();
       await broadcast.close();
     },
   };
@@ -326,6 +339,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     screeningRetentionMonths: config.screeningRetentionMonths,
     webhooks: webhookSettingsFromConfig(config, logger),
     providers: providerSettingsFromConfig(config, openSanctionsMode(config) === 'api'),
+    ...(config.auditCheckpointKey
+      ? {
+          auditCheckpoints: {
+            key: config.auditCheckpointKey,
+            file: config.auditCheckpointFile,
+            log: config.auditCheckpointLog,
+            intervalMs: config.auditCheckpointIntervalSeconds * 1_000,
+          },
+        }
+      : {}),
     // A thread has no way to share a test's fake clock, so tests that move time keep deliveries here.
     ...(config.databaseUrl && !options.clock
       ? { deliveryThread: deliveryThreadSettings(config, config.databaseUrl, logger) }
@@ -342,6 +365,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     defaultAccount,
     webhookDelivery: services.webhookDelivery,
     batchWork: services.batchWork,
+    auditCheckpoints: services.auditCheckpoints,
     close: async () => {
       await services.close();
       redis?.disconnect();
