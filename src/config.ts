@@ -8,6 +8,8 @@ import path from 'node:path';
 export interface Config {
   port: number;
   host: string;
+  /** A port serving `GET /metrics` without authentication; undefined: the main port only, with the operator token. */
+  metricsPort: number | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
@@ -252,6 +254,15 @@ export const SETTINGS = [
     defaultText: '0.0.0.0',
     description: 'Address to listen on.',
     parse: (raw) => (raw === undefined || raw === '' ? '0.0.0.0' : raw),
+  }),
+  setting({
+    variable: 'METRICS_PORT',
+    key: 'metricsPort',
+    defaultText: '(unset: `GET /metrics` on PORT with the operator token only)',
+    description:
+      'A second TCP port, on HOST, serving `GET /metrics` (Prometheus) without authentication; the main port keeps serving it with the operator token.',
+    parse: (raw, variable) =>
+      raw === undefined || raw === '' ? undefined : integer(1, 65535, 0)(raw, variable),
   }),
   setting({
     variable: 'DATA_DIR',

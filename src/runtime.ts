@@ -21,6 +21,9 @@ import { type Config, openSanctionsMode } from './config.js';
 import { checkHealth } from './health.js';
 import type { AppContext } from './http/context.js';
 import { PROBLEMS } from './http/problems.js';
+import { readQueueDepths } from './metrics/queue-depths.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
+import { registerStateGauges } from './metrics/state-gauges.js';
 import { releaseDeadClaims } from './screening/batches/batch-queue.js';
 import { BatchService } from './screening/batches/batch-service.js';
 import { BatchWorker } from './screening/batches/batch-worker.js';
@@ -142,6 +145,7 @@ const NO_LISTS: ListSettings = {
 /** Builds every service the HTTP layer needs on top of opened stores. */
 export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const { db, redis, clock, logger } = deps;
+  const metrics = new ServiceMetrics();
   const broadcast: Broadcast = redis
     ? new RedisBroadcast(redis, deps.redisKeyPrefix)
     : new LocalBroadcast(deps.databaseKind === 'pglite');
@@ -173,9 +177,10 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const webhookSettings = deps.webhooks ?? NO_WEBHOOK_SETTINGS;
   const guard = new EndpointGuard(webhookSettings.policy);
   const secrets = new SecretBox(webhookSettings.secretKey);
+  const onAttempt = (ok: boolean) => metrics.webhookAttempted(ok);
   const webhookDelivery: WebhookDelivery = deps.deliveryThread
-    ? new DeliveryThread(deps.deliveryThread, logger)
-    : new DeliveryWorker({ db, clock, logger, secrets, sender: new WebhookSender(guard) });
+    ? new DeliveryThread(deps.deliveryThread, logger, onAttempt)
+    : new DeliveryWorker({ db, clock, logger, secrets, sender: new WebhookSender(guard), onAttempt });
   const webhookHistory = new DeliveryHistoryPurge(db, clock, logger);
   // The embedded database has one writer, this process (its folder is locked); PostgreSQL may have
   // several instances. Usage counts and webhook subscriptions are remembered accordingly.
@@ -216,6 +221,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     sources: screeningSources,
     retentionMonths,
     followUp: new ScreeningWebhooks(clock, subscriptions, () => webhookDelivery.nudge()),
+    observer: metrics,
   });
   const batchWork = new BatchWorker({
     db,
@@ -246,6 +252,20 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   }
   batchWork.start();
   webhookHistory.start();
+  const sourceHealth = () => ({
+    ...lists.health(),
+    ...Object.fromEntries(providers.map((p) => [p.id, p.health()])),
+  });
+  registerStateGauges(metrics.registry, {
+    clock,
+    lists: () => lists.freshness(),
+    listRefreshIntervalMinutes: () => lists.refreshIntervalMinutes,
+    sourceHealth,
+    circuits: () => providers.map((p) => ({ source: p.id, state: p.circuitState() })),
+    auditWriter: () => ({ pending: audit.pending, oldestPendingAt: audit.oldestPendingAt }),
+    queueDepths: () =>
+      readQueueDepths(db, (error) => logger.warn({ err: error }, 'metrics: queue depths not read')),
+  });
   const ctx: AppContext = {
     db,
     clock,
@@ -278,13 +298,8 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
       eventQueued: () => webhookDelivery.nudge(),
     }),
     webhooks: new WebhookService({ db, clock, guard, secrets, subscriptions }),
-    checkHealth: () =>
-      checkHealth(db, redis, {
-        health: () => ({
-          ...lists.health(),
-          ...Object.fromEntries(providers.map((p) => [p.id, p.health()])),
-        }),
-      }),
+    checkHealth: () => checkHealth(db, redis, { health: sourceHealth }),
+    metrics,
   };
   return {
     ctx,

@@ -15,6 +15,7 @@ import { GroupCommit, writeTogetherThenAlone } from './group-commit.js';
 import { assignParties } from './parties.js';
 import { assessRisk } from './risk.js';
 import { listScreenings, type ScreeningHistoryPage } from './screening-history.js';
+import { outcomeOfError, type ScreeningObserver } from './screening-observer.js';
 import { FLAGS_PER_SOURCE_LIMIT, RESULT_CACHE_TTL_MS } from './screening-policy.js';
 import { resolveScreeningRequest, type ScreeningRequest } from './screening-request.js';
 import {
@@ -37,6 +38,8 @@ export interface ScreeningServiceDeps {
   retentionMonths: number;
   /** What else a live screening writes (the webhook outbox); nothing when absent. */
   followUp?: ScreeningFollowUp;
+  /** Told of every outcome, cache lookup and source answer (metrics); nothing when absent. */
+  observer?: ScreeningObserver;
 }
 
 /**
@@ -117,8 +120,15 @@ export class ScreeningService {
 
   private async screenOnce(key: ScreeningSubject, request: ScreeningRequest): Promise<Evaluated> {
     const subject = subjectOf(key);
-    const evaluated = await this.evaluate(subject, request);
-    await this.commits.submit(commitKey(subject), { subject, evaluated });
+    let evaluated: Evaluated;
+    try {
+      evaluated = await this.evaluate(subject, request);
+      await this.commits.submit(commitKey(subject), { subject, evaluated });
+    } catch (error) {
+      this.deps.observer?.screened(outcomeOfError(error));
+      throw error;
+    }
+    this.deps.observer?.screened(evaluated.cached ? 'cached' : 'live');
     this.cacheLive([evaluated]);
     return evaluated;
   }
@@ -166,6 +176,10 @@ export class ScreeningService {
       outcomes[screened[k]!.index] = outcome.error;
     });
     this.cacheLive(screened.filter((_, k) => stored[k]!.written).map((s) => s.evaluated));
+    const observer = this.deps.observer;
+    if (observer)
+      for (const o of outcomes)
+        observer.screened(o instanceof ServiceError ? outcomeOfError(o) : o.cached ? 'cached' : 'live');
     return outcomes.map((o) => (o instanceof ServiceError ? o : answer(o)));
   }
 
@@ -189,8 +203,9 @@ export class ScreeningService {
       versions,
     );
     const cached = await this.deps.cache.get(cacheKey);
-    if (cached !== undefined && looksLikeStoredResult(cached))
-      return { cached: true, resultBytes: cached, started };
+    const hit = cached !== undefined && looksLikeStoredResult(cached);
+    this.deps.observer?.cacheLookup(hit);
+    if (hit) return { cached: true, resultBytes: cached, started };
 
     const outcome = await fanOut(resolved.sources, {
       entity: resolved.entity,
@@ -198,6 +213,7 @@ export class ScreeningService {
       threshold: resolved.options.threshold,
       limit: FLAGS_PER_SOURCE_LIMIT,
     });
+    this.deps.observer?.sourcesAnswered(outcome.durations_ms, outcome.sources_failed);
     if (outcome.source_errors.length === resolved.sources.length) {
       // Source ids only: error messages may carry internal addresses (they are in the logs).
       const failed = outcome.source_errors.map((e) => e.source).join(', ');
