@@ -7,6 +7,7 @@ import { startMetricsServer } from '../../src/http/metrics-server.js';
 import { backends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { TEST_ADMIN_TOKEN, TestApp } from '../support/test-app.js';
+import { WebhookReceiver } from '../support/webhooks-receiver.js';
 
 const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
 
@@ -128,6 +129,41 @@ describe.each(backends())('GET /metrics ($name)', (shared) => {
     expect(sample(flushed, 'audit_writer_pending_rows')).toBe(0);
     expect(sample(flushed, 'audit_writer_oldest_pending_seconds')).toBe(0);
     expect(sample(flushed, 'webhook_delivery_attempts_total{result="failed"}')).toBe(0);
+  });
+});
+
+describe.each(backends())('webhook delivery metrics ($name)', (shared) => {
+  it('counts delivery attempts by result, from the delivery thread on PostgreSQL too', async () => {
+    const { backend, drop } = await isolatedBackend(shared);
+    const api = await TestApp.start(backend, {
+      env: {
+        LISTS_DIR,
+        LISTS_ENABLED: 'uk_fcdo',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        WEBHOOK_ALLOW_HTTP: 'true',
+      },
+    });
+    const receiver = await WebhookReceiver.start({ status: 500 });
+    try {
+      await api.runtime.ctx.lists.settled();
+      const { key } = await api.createAccount('enterprise');
+      expect((await api.request('POST', '/v1/webhooks', { key, body: { url: receiver.url } })).status).toBe(
+        201,
+      );
+      const query = { query: 'Webhook Metrics Person', type: 'person' };
+      expect((await api.request('POST', '/v1/screen', { key, body: query })).status).toBe(200);
+      await receiver.waitFor(1);
+      await api.runtime.webhookDelivery.settle();
+      const text = (await api.admin<string>('GET', '/metrics')).body;
+      expect(sample(text, 'webhook_delivery_attempts_total{result="failed"}')).toBe(1);
+      expect(sample(text, 'webhook_delivery_attempts_total{result="ok"}')).toBe(0);
+      // The failed delivery waits for its retry.
+      expect(sample(text, 'webhook_deliveries_pending')).toBe(1);
+    } finally {
+      await receiver.close();
+      await api.close();
+      await drop();
+    }
   });
 });
 
