@@ -3,6 +3,8 @@ import os from 'node:os';
 import pino from 'pino';
 import { resolveAdminToken } from './accounts/bootstrap.js';
 import { type Config, ConfigError } from './config.js';
+import { startMetricsServer } from './http/metrics-server.js';
+import { ClusterMetrics } from './metrics/cluster-metrics.js';
 import { serve } from './server.js';
 
 /** A worker that ran this long is considered to have started fine. */
@@ -47,6 +49,14 @@ export async function serveProcesses(config: Config, workers: number): Promise<v
     startedAt.set(worker.id, Date.now());
   };
   for (let i = 0; i < workers; i++) fork();
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : await startMetricsServer(new ClusterMetrics(), {
+          host: config.host,
+          port: config.metricsPort,
+          logger,
+        });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
     // A worker that dies young (bad database URL, bad settings) is restarted with a growing delay,
@@ -62,6 +72,7 @@ export async function serveProcesses(config: Config, workers: number): Promise<v
     if (stopping) return;
     stopping = true;
     logger.info('stopping workers');
+    void metricsServer?.close();
     const alive = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
     let remaining = alive.length;
     if (remaining === 0) process.exit(0);

@@ -8,6 +8,8 @@ import path from 'node:path';
 export interface Config {
   port: number;
   host: string;
+  /** A port serving `GET /metrics` without authentication; undefined: the main port only, with the operator token. */
+  metricsPort: number | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
@@ -55,6 +57,11 @@ export interface Config {
   companiesHouseApiKey: string | undefined;
   gleifEnabled: boolean;
   gleifUrl: string;
+  /** Signs audit checkpoints (HMAC-SHA256); unset: no checkpoints are written. */
+  auditCheckpointKey: Buffer | undefined;
+  auditCheckpointFile: string | undefined;
+  auditCheckpointLog: boolean;
+  auditCheckpointIntervalSeconds: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -247,6 +254,15 @@ export const SETTINGS = [
     defaultText: '0.0.0.0',
     description: 'Address to listen on.',
     parse: (raw) => (raw === undefined || raw === '' ? '0.0.0.0' : raw),
+  }),
+  setting({
+    variable: 'METRICS_PORT',
+    key: 'metricsPort',
+    defaultText: '(unset: `GET /metrics` on PORT with the operator token only)',
+    description:
+      'A second TCP port, on HOST, serving `GET /metrics` (Prometheus) without authentication; the main port keeps serving it with the operator token.',
+    parse: (raw, variable) =>
+      raw === undefined || raw === '' ? undefined : integer(1, 65535, 0)(raw, variable),
   }),
   setting({
     variable: 'DATA_DIR',
@@ -490,6 +506,36 @@ export const SETTINGS = [
     parse: flag(true),
   }),
   providerUrl('GLEIF_URL', 'gleifUrl', 'https://api.gleif.org/api/v1', 'GLEIF API base address.'),
+  setting({
+    variable: 'AUDIT_CHECKPOINT_KEY',
+    key: 'auditCheckpointKey',
+    defaultText: '(unset: no checkpoints)',
+    description:
+      '32-byte key (64 hex characters or base64) signing audit checkpoints; keep it outside the database. ' +
+      'Needs AUDIT_CHECKPOINT_FILE or AUDIT_CHECKPOINT_LOG.',
+    parse: parseSecretKey,
+  }),
+  setting({
+    variable: 'AUDIT_CHECKPOINT_FILE',
+    key: 'auditCheckpointFile',
+    defaultText: '(unset)',
+    description: 'File the signed checkpoints of every audit chain head are appended to (JSON lines).',
+    parse: (raw) => (raw === undefined || raw === '' ? undefined : path.resolve(raw)),
+  }),
+  setting({
+    variable: 'AUDIT_CHECKPOINT_LOG',
+    key: 'auditCheckpointLog',
+    defaultText: 'false',
+    description: 'Also write each signed checkpoint as one log line (needs LOG_LEVEL info or lower).',
+    parse: flag(false),
+  }),
+  setting({
+    variable: 'AUDIT_CHECKPOINT_INTERVAL_SECONDS',
+    key: 'auditCheckpointIntervalSeconds',
+    defaultText: '60',
+    description: 'How often the heads that moved are checkpointed (and once more at shutdown).',
+    parse: integer(1, 86_400, 60),
+  }),
 ] as const;
 
 /** Reads and validates every setting; throws `ConfigError` naming the first bad variable. */
@@ -498,5 +544,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const s of SETTINGS) {
     config[s.key] = s.parse(env[s.variable], s.variable);
   }
+  checkAuditCheckpoints(config as Config);
   return config as Config;
+}
+
+/** Checkpoints need a key and somewhere to go; one without the other is a mistake, not a choice. */
+function checkAuditCheckpoints(config: Config): void {
+  const destination = config.auditCheckpointFile !== undefined || config.auditCheckpointLog;
+  if (config.auditCheckpointKey && !destination) {
+    throw new ConfigError(
+      'AUDIT_CHECKPOINT_KEY',
+      'needs AUDIT_CHECKPOINT_FILE or AUDIT_CHECKPOINT_LOG=true: where the checkpoints go',
+    );
+  }
+  if (!config.auditCheckpointKey && destination) {
+    const variable =
+      config.auditCheckpointFile !== undefined ? 'AUDIT_CHECKPOINT_FILE' : 'AUDIT_CHECKPOINT_LOG';
+    throw new ConfigError(variable, 'needs AUDIT_CHECKPOINT_KEY to sign the checkpoints');
+  }
+  if (config.auditCheckpointLog && !['info', 'debug', 'trace'].includes(config.logLevel)) {
+    throw new ConfigError('AUDIT_CHECKPOINT_LOG', `needs LOG_LEVEL info or lower, got ${config.logLevel}`);
+  }
 }

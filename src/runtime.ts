@@ -14,12 +14,16 @@ import { KeyAuthenticator } from './accounts/key-authenticator.js';
 import { LastUsedRecorder } from './accounts/last-used.js';
 import { UsageLedger } from './accounts/usage-ledger.js';
 import { UserService } from './accounts/users.js';
+import { AuditCheckpointer, type CheckpointSettings } from './audit/audit-checkpointer.js';
 import { AuditWriter } from './audit/audit-writer.js';
 import { type Clock, systemClock } from './clock.js';
 import { type Config, openSanctionsMode } from './config.js';
 import { checkHealth } from './health.js';
 import type { AppContext } from './http/context.js';
 import { PROBLEMS } from './http/problems.js';
+import { readQueueDepths } from './metrics/queue-depths.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
+import { registerStateGauges } from './metrics/state-gauges.js';
 import { releaseDeadClaims } from './screening/batches/batch-queue.js';
 import { BatchService } from './screening/batches/batch-service.js';
 import { BatchWorker } from './screening/batches/batch-worker.js';
@@ -80,6 +84,8 @@ export interface Runtime {
   webhookDelivery: WebhookDelivery;
   /** Screens batch items; tests call `settle()` on it. */
   batchWork: BatchWorker;
+  /** Writes signed audit checkpoints when configured; tests call `run()` on it. */
+  auditCheckpoints: AuditCheckpointer | undefined;
   /** Flushes pending writes, then closes Redis and the database. */
   close(): Promise<void>;
 }
@@ -104,6 +110,8 @@ export interface ServiceDeps {
   providers?: ProviderSettings;
   /** Deliveries are sent from a thread of their own with these settings (PostgreSQL, real time). */
   deliveryThread?: DeliveryThreadSettings;
+  /** Signed checkpoints of the audit chain heads; without them none are written. */
+  auditCheckpoints?: CheckpointSettings;
 }
 
 export interface WebhookSettings {
@@ -123,6 +131,7 @@ export interface Services {
   ctx: AppContext;
   webhookDelivery: WebhookDelivery;
   batchWork: BatchWorker;
+  auditCheckpoints: AuditCheckpointer | undefined;
   /** Writes what is buffered (audit rows, last-used times) and stops listening for broadcasts. */
   close(): Promise<void>;
 }
@@ -140,6 +149,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   // Shared by everything that sends Redis commands on a request's path, so that a hung Redis is
   // waited for by the first requests only.
   const circuit = redis ? new RedisCircuit(redis) : undefined;
+  const metrics = new ServiceMetrics();
   const broadcast: Broadcast = redis
     ? new RedisBroadcast(redis, deps.redisKeyPrefix)
     : new LocalBroadcast(deps.databaseKind === 'pglite');
@@ -151,6 +161,10 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const audit = new AuditWriter(db, (error) =>
     logger.error({ err: error }, 'audit write failed; will retry'),
   );
+  const checkpoints = deps.auditCheckpoints
+    ? new AuditCheckpointer(db, clock, logger, deps.auditCheckpoints)
+    : undefined;
+  await checkpoints?.start();
   // The lists' indexes are built and searched in a thread of their own (started with the first list).
   const matching = new MatchingThread();
   const lists = new ListService<ThreadIndex>({
@@ -167,9 +181,10 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const webhookSettings = deps.webhooks ?? NO_WEBHOOK_SETTINGS;
   const guard = new EndpointGuard(webhookSettings.policy);
   const secrets = new SecretBox(webhookSettings.secretKey);
+  const onAttempt = (ok: boolean) => metrics.webhookAttempted(ok);
   const webhookDelivery: WebhookDelivery = deps.deliveryThread
-    ? new DeliveryThread(deps.deliveryThread, logger)
-    : new DeliveryWorker({ db, clock, logger, secrets, sender: new WebhookSender(guard) });
+    ? new DeliveryThread(deps.deliveryThread, logger, onAttempt)
+    : new DeliveryWorker({ db, clock, logger, secrets, sender: new WebhookSender(guard), onAttempt });
   const webhookHistory = new DeliveryHistoryPurge(db, clock, logger);
   // The embedded database has one writer, this process (its folder is locked); PostgreSQL may have
   // several instances. Usage counts and webhook subscriptions are remembered accordingly.
@@ -210,6 +225,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     sources: screeningSources,
     retentionMonths,
     followUp: new ScreeningWebhooks(clock, subscriptions, () => webhookDelivery.nudge()),
+    observer: metrics,
   });
   const batchWork = new BatchWorker({
     db,
@@ -240,6 +256,20 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   }
   batchWork.start();
   webhookHistory.start();
+  const sourceHealth = () => ({
+    ...lists.health(),
+    ...Object.fromEntries(providers.map((p) => [p.id, p.health()])),
+  });
+  registerStateGauges(metrics.registry, {
+    clock,
+    lists: () => lists.freshness(),
+    listRefreshIntervalMinutes: () => lists.refreshIntervalMinutes,
+    sourceHealth,
+    circuits: () => providers.map((p) => ({ source: p.id, state: p.circuitState() })),
+    auditWriter: () => ({ pending: audit.pending, oldestPendingAt: audit.oldestPendingAt }),
+    queueDepths: () =>
+      readQueueDepths(db, (error) => logger.warn({ err: error }, 'metrics: queue depths not read')),
+  });
   const ctx: AppContext = {
     db,
     clock,
@@ -272,18 +302,14 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
       eventQueued: () => webhookDelivery.nudge(),
     }),
     webhooks: new WebhookService({ db, clock, guard, secrets, subscriptions }),
-    checkHealth: () =>
-      checkHealth(db, redis, {
-        health: () => ({
-          ...lists.health(),
-          ...Object.fromEntries(providers.map((p) => [p.id, p.health()])),
-        }),
-      }),
+    checkHealth: () => checkHealth(db, redis, { health: sourceHealth }),
+    metrics,
   };
   return {
     ctx,
     webhookDelivery,
     batchWork,
+    auditCheckpoints: checkpoints,
     close: async () => {
       // Bounded: attempts and items in flight get a few seconds, then resume after the restart.
       // Both at once, so that their grace periods fit in the server's shutdown budget together; the
@@ -298,6 +324,8 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
       ]);
       await matching.close();
       await Promise.all([audit.flush(), lastUsed.flush()]);
+      // After the last rows are written, so the final checkpoint covers them.
+      await checkpoints?.close();
       await broadcast.close();
       circuit?.close();
     },
@@ -331,6 +359,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     screeningRetentionMonths: config.screeningRetentionMonths,
     webhooks: webhookSettingsFromConfig(config, logger),
     providers: providerSettingsFromConfig(config, openSanctionsMode(config) === 'api'),
+    ...(config.auditCheckpointKey
+      ? {
+          auditCheckpoints: {
+            key: config.auditCheckpointKey,
+            file: config.auditCheckpointFile,
+            log: config.auditCheckpointLog,
+            intervalMs: config.auditCheckpointIntervalSeconds * 1_000,
+          },
+        }
+      : {}),
     // A thread has no way to share a test's fake clock, so tests that move time keep deliveries here.
     ...(config.databaseUrl && !options.clock
       ? { deliveryThread: deliveryThreadSettings(config, config.databaseUrl, logger) }
@@ -347,6 +385,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     defaultAccount,
     webhookDelivery: services.webhookDelivery,
     batchWork: services.batchWork,
+    auditCheckpoints: services.auditCheckpoints,
     close: async () => {
       await services.close();
       redis?.disconnect();

@@ -1,7 +1,10 @@
+import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
+import { startMetricsServer } from './http/metrics-server.js';
+import { shareWithPrimary } from './metrics/cluster-metrics.js';
 import { createRuntime, type Runtime } from './runtime.js';
 
 /** In-flight requests get this long to finish after SIGTERM/SIGINT before connections are cut. */
@@ -55,6 +58,8 @@ export function createLogger(config: Config) {
 /** Starts the HTTP server and stops it gracefully on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config);
+  // A worker's metrics are served by the primary, which sums its workers (src/cluster.ts).
+  const shareMetrics = cluster.isWorker ? shareWithPrimary() : undefined;
   const runtime = await createRuntime({ config, logger, bootstrap: true });
   // Printed before anything else can fail: the first key and password exist only in this output.
   const message = firstStartMessage(runtime, config.port);
@@ -65,6 +70,15 @@ export async function serve(config: Config): Promise<void> {
     version: packageVersion(),
   });
   await app.listen({ port: config.port, host: config.host });
+  shareMetrics?.(runtime.ctx.metrics.registry);
+  const metricsServer =
+    config.metricsPort === undefined || shareMetrics
+      ? undefined
+      : await startMetricsServer(runtime.ctx.metrics, {
+          host: config.host,
+          port: config.metricsPort,
+          logger,
+        });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -73,7 +87,7 @@ export async function serve(config: Config): Promise<void> {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     const forceClose = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     try {
-      await app.close();
+      await Promise.all([app.close(), metricsServer?.close()]);
       // Pending writes get the rest of the grace period; an unreachable database must not hold
       // the process until an orchestrator kills it mid-write.
       await Promise.race([

@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import type { Db } from '../store/database.js';
 import type { AuditLogRow } from '../store/schema.js';
 import { ANONYMOUS_CHAIN_ID, auditRowHash, GENESIS_HASH } from './audit-chain.js';
+import type { AuditCheckpoint } from './audit-checkpoint.js';
 
 const VERIFY_PAGE_ROWS = 1_000;
 
@@ -16,25 +18,93 @@ export interface AuditVerification {
   ok: boolean;
   chains_checked: number;
   rows_checked: number;
+  /** Signed checkpoints the chains were held to; present when checkpoints were given. */
+  checkpoints_checked?: number;
   breaks: ChainBreak[];
 }
 
 /**
  * Recomputes every chain (or one account's) from its first row and reports the first broken row
- * of each: an edited field, a deleted or inserted row, or rows missing after the last one.
+ * of each: an edited field, a deleted or inserted row, or rows missing after the last one. An
+ * account that has made requests but has no chain at all (chain and head deleted) is a break too.
+ *
+ * With checkpoints (the latest signed head of each chain, checked by the caller), each chain must
+ * also reach its checkpointed row with the checkpointed hash, and a checkpointed chain must exist:
+ * this catches rows deleted from the end of a chain with its head moved back, which the database
+ * alone cannot reveal.
  */
-export async function verifyAuditChains(db: Db, accountId?: string): Promise<AuditVerification> {
+export async function verifyAuditChains(
+  db: Db,
+  accountId?: string,
+  checkpoints?: readonly AuditCheckpoint[],
+): Promise<AuditVerification> {
   let heads = db.selectFrom('audit_chain_heads').selectAll().orderBy('chain_id');
   if (accountId !== undefined) heads = heads.where('chain_id', '=', accountId);
   const result: AuditVerification = { ok: true, chains_checked: 0, rows_checked: 0, breaks: [] };
+  const anchors = new Map<string, AuditCheckpoint>();
+  for (const checkpoint of checkpoints ?? []) {
+    if (accountId === undefined || checkpoint.chain_id === accountId)
+      anchors.set(checkpoint.chain_id, checkpoint);
+  }
+  if (checkpoints) result.checkpoints_checked = anchors.size;
   for (const head of await heads.execute()) {
     result.chains_checked += 1;
-    const outcome = await verifyChain(db, head.chain_id, Number(head.seq), head.hash);
+    const anchor = anchors.get(head.chain_id);
+    anchors.delete(head.chain_id);
+    const outcome = await verifyChain(db, head.chain_id, Number(head.seq), head.hash, anchor);
     result.rows_checked += outcome.rows;
     if (outcome.break) result.breaks.push(outcome.break);
   }
+  // Checkpointed chains the database no longer has.
+  for (const anchor of anchors.values()) {
+    result.breaks.push({
+      chain_id: anchor.chain_id,
+      row_id: null,
+      seq: anchor.seq,
+      reason: `the chain does not exist, but the checkpoint of ${anchor.at} recorded its head at row ${anchor.seq}: it was deleted`,
+    });
+  }
+  const reported = new Set(result.breaks.map((b) => b.chain_id));
+  for (const missing of await accountsWithoutChain(db, accountId)) {
+    if (!reported.has(missing.chain_id)) result.breaks.push(missing);
+  }
   result.ok = result.breaks.length === 0;
   return result;
+}
+
+/**
+ * Accounts without a chain head whose data shows requests: screenings counted or stored, a key
+ * used, a dashboard session. Every such request was audited, so its chain was deleted (rows and head together).
+ */
+async function accountsWithoutChain(db: Db, accountId: string | undefined): Promise<ChainBreak[]> {
+  const { rows } = await sql<{
+    id: string;
+    counted: boolean;
+    screened: boolean;
+    key_used: boolean;
+    signed_in: boolean;
+  }>`
+    SELECT a.id,
+      EXISTS (SELECT 1 FROM usage_counters u WHERE u.account_id = a.id AND u.count > 0) AS counted,
+      EXISTS (SELECT 1 FROM screenings s WHERE s.account_id = a.id) AS screened,
+      EXISTS (SELECT 1 FROM api_keys k WHERE k.account_id = a.id AND k.last_used_at IS NOT NULL) AS key_used,
+      EXISTS (SELECT 1 FROM dashboard_sessions d JOIN users us ON us.id = d.user_id WHERE us.account_id = a.id)
+        AS signed_in
+    FROM accounts a
+    WHERE NOT EXISTS (SELECT 1 FROM audit_chain_heads h WHERE h.chain_id = a.id)
+      ${accountId === undefined ? sql`` : sql`AND a.id = ${accountId}`}
+    ORDER BY a.id`.execute(db);
+  return rows.flatMap((row) => {
+    const evidence = [
+      row.counted ? 'counted screenings' : undefined,
+      row.screened ? 'stored screenings' : undefined,
+      row.key_used ? 'an API key used' : undefined,
+      row.signed_in ? 'a dashboard session' : undefined,
+    ].filter((what) => what !== undefined);
+    if (evidence.length === 0) return [];
+    const reason = `the account has no audit chain although it made requests (${evidence.join(', ')}): its chain was deleted`;
+    return [{ chain_id: row.id, row_id: null, seq: 0, reason }];
+  });
 }
 
 async function verifyChain(
@@ -42,6 +112,7 @@ async function verifyChain(
   chainId: string,
   headSeq: number,
   headHash: string,
+  anchor: AuditCheckpoint | undefined,
 ): Promise<{ rows: number; break?: ChainBreak }> {
   let expectedSeq = 1;
   let prevHash = GENESIS_HASH;
@@ -58,7 +129,7 @@ async function verifyChain(
       .limit(VERIFY_PAGE_ROWS)
       .execute();
     for (const row of page) {
-      const problem = checkRow(row, expectedSeq, prevHash);
+      const problem = checkRow(row, expectedSeq, prevHash) ?? checkAnchor(row, anchor);
       if (problem)
         return { rows, break: { chain_id: chainId, row_id: row.id, seq: Number(row.seq), reason: problem } };
       rows += 1;
@@ -71,7 +142,16 @@ async function verifyChain(
     const reason = `the chain ends at row ${expectedSeq - 1} but its head records row ${headSeq}`;
     return { rows, break: { chain_id: chainId, row_id: null, seq: expectedSeq, reason } };
   }
+  if (anchor && headSeq < anchor.seq) {
+    const reason = `the chain ends at row ${headSeq} but the checkpoint of ${anchor.at} recorded row ${anchor.seq}: rows were deleted from its end`;
+    return { rows, break: { chain_id: chainId, row_id: null, seq: headSeq + 1, reason } };
+  }
   return { rows };
+}
+
+function checkAnchor(row: AuditLogRow, anchor: AuditCheckpoint | undefined): string | undefined {
+  if (anchor === undefined || Number(row.seq) !== anchor.seq || row.hash === anchor.hash) return undefined;
+  return `its hash differs from the checkpoint of ${anchor.at}: the chain was rewritten up to this row`;
 }
 
 function checkRow(row: AuditLogRow, expectedSeq: number, prevHash: string): string | undefined {

@@ -41,6 +41,11 @@ export class AuditWriter {
     return this.queue.length;
   }
 
+  /** When the oldest unwritten row's request happened; undefined when nothing waits. */
+  get oldestPendingAt(): Date | undefined {
+    return this.queue[0]?.occurred_at;
+  }
+
   /** True while the backlog is over its bound: new audited requests must be refused. */
   get saturated(): boolean {
     return this.queue.length >= this.maxRows;

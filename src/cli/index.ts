@@ -3,6 +3,7 @@ import { defaultWorkerCount, serveProcesses } from '../cluster.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { ADMIN_USAGE, runAdmin } from './admin.js';
 import { AdminClient, CliError, readAdminToken } from './admin-client.js';
+import { AUDIT_USAGE, runAudit } from './audit.js';
 import { runCompare } from './compare.js';
 import { LISTS_USAGE, runLists } from './lists.js';
 
@@ -10,7 +11,7 @@ const USAGE = `Usage:
 screening serve [--workers N]
 ${ADMIN_USAGE}
 ${LISTS_USAGE}
-screening audit verify [--account ID]
+${AUDIT_USAGE}
 screening compare [--type person|organization|vessel|aircraft|entity] "NAME A" "NAME B"   (or --jsonl: JSON lines {a, b, type} on stdin)
 
 Operator commands talk to a running server: --url URL (default http://127.0.0.1:$PORT).`;
@@ -51,14 +52,10 @@ async function main(argv: string[]): Promise<number> {
     const { output, code } = await runLists(rest, { client, config });
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
     return code;
-  } else if (command === 'audit' && rest[0] === 'verify') {
-    const account = rest.indexOf('--account') >= 0 ? rest[rest.indexOf('--account') + 1] : undefined;
-    result = await client().call(
-      'POST',
-      `/admin/v1/audit/verify${account ? `?account=${encodeURIComponent(account)}` : ''}`,
-    );
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    return (result as { ok: boolean }).ok ? 0 : 3;
+  } else if (command === 'audit') {
+    const { output, code } = await runAudit(rest, { client, config });
+    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    return code;
   } else {
     process.stderr.write(`${USAGE}\n`);
     return command === undefined || command === 'help' || command === '--help' ? 0 : 2;

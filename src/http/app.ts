@@ -7,6 +7,7 @@ import { registerJsonBodyParser } from './json-body-parser.js';
 import { registerAuditTrail } from './plugins/audit-trail.js';
 import { registerAuthentication } from './plugins/authentication.js';
 import { answerClientError, registerProblemResponses, sendProblem } from './plugins/problem-responses.js';
+import { registerRequestMetrics } from './plugins/request-metrics.js';
 import { adminAccountRoutes } from './routes/admin/accounts.js';
 import { adminAuditRoutes } from './routes/admin/audit.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
@@ -17,6 +18,7 @@ import { batchRoutes } from './routes/batch.js';
 import { docsRoutes, registerOpenApi } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { keyRoutes } from './routes/keys.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { screenRoutes } from './routes/screen.js';
 import { usageRoutes } from './routes/usage.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -78,6 +80,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     return sendProblem(request, reply, 'service-unavailable', 'The server is shutting down; retry shortly.');
   });
   registerProblemResponses(app);
+  registerRequestMetrics(app, ctx.metrics);
   // The audit trail first: while rows cannot be written, nothing else is looked at.
   registerAuditTrail(app, ctx.audit, ctx.clock);
   registerAuthentication(app, ctx);
@@ -95,6 +98,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   adminAuditRoutes(app, ctx);
   adminListRoutes(app, ctx);
   adminUserRoutes(app, ctx);
+  metricsRoutes(app, ctx.metrics);
   await docsRoutes(app);
   await registerDashboard(app, ctx);
   await app.ready();

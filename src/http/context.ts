@@ -15,6 +15,7 @@ import type { UserService } from '../accounts/users.js';
 import type { AuditWriter } from '../audit/audit-writer.js';
 import type { Clock } from '../clock.js';
 import type { HealthReport } from '../health.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { BatchService } from '../screening/batches/batch-service.js';
 import type { ScreeningService } from '../screening/screening-service.js';
 import type { ListService } from '../sources/lists/list-service.js';
@@ -48,6 +49,8 @@ export interface AppContext {
   /** Webhooks: registration, list, deletion and the delivery log (delivery itself is a worker). */
   webhooks: WebhookService;
   checkHealth(): Promise<HealthReport>;
+  /** Prometheus metrics of this process (`GET /metrics`). */
+  metrics: ServiceMetrics;
 }
 
 export type App = FastifyInstance<

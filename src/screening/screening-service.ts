@@ -16,6 +16,7 @@ import { assignParties } from './parties.js';
 import { assessRisk } from './risk.js';
 import { hasFacts } from './screening-facts.js';
 import { listScreenings, type ScreeningHistoryPage } from './screening-history.js';
+import { outcomeOfError, type ScreeningObserver } from './screening-observer.js';
 import { FLAGS_PER_SOURCE_LIMIT, RESULT_CACHE_TTL_MS } from './screening-policy.js';
 import { resolveScreeningRequest, type ScreeningRequest } from './screening-request.js';
 import {
@@ -38,6 +39,8 @@ export interface ScreeningServiceDeps {
   retentionMonths: number;
   /** What else a live screening writes (the webhook outbox); nothing when absent. */
   followUp?: ScreeningFollowUp;
+  /** Told of every outcome, cache lookup and source answer (metrics); nothing when absent. */
+  observer?: ScreeningObserver;
 }
 
 /**
@@ -118,8 +121,15 @@ export class ScreeningService {
 
   private async screenOnce(key: ScreeningSubject, request: ScreeningRequest): Promise<Evaluated> {
     const subject = subjectOf(key);
-    const evaluated = await this.evaluate(subject, request);
-    await this.commits.submit(commitKey(subject), { subject, evaluated });
+    let evaluated: Evaluated;
+    try {
+      evaluated = await this.evaluate(subject, request);
+      await this.commits.submit(commitKey(subject), { subject, evaluated });
+    } catch (error) {
+      this.deps.observer?.screened(outcomeOfError(error));
+      throw error;
+    }
+    this.deps.observer?.screened(evaluated.cached ? 'cached' : 'live');
     this.cacheLive([evaluated]);
     return evaluated;
   }
@@ -167,6 +177,10 @@ export class ScreeningService {
       outcomes[screened[k]!.index] = outcome.error;
     });
     this.cacheLive(screened.filter((_, k) => stored[k]!.written).map((s) => s.evaluated));
+    const observer = this.deps.observer;
+    if (observer)
+      for (const o of outcomes)
+        observer.screened(o instanceof ServiceError ? outcomeOfError(o) : o.cached ? 'cached' : 'live');
     return outcomes.map((o) => (o instanceof ServiceError ? o : answer(o)));
   }
 
@@ -189,8 +203,9 @@ export class ScreeningService {
     for (const source of resolved.sources) versions[source.id] = source.version() ?? 'unversioned';
     const cacheKey = screeningCacheKey(subject.accountId, resolved, versions);
     const cached = await this.deps.cache.get(cacheKey);
-    if (cached !== undefined && looksLikeStoredResult(cached))
-      return { cached: true, resultBytes: cached, started };
+    const hit = cached !== undefined && looksLikeStoredResult(cached);
+    this.deps.observer?.cacheLookup(hit);
+    if (hit) return { cached: true, resultBytes: cached, started };
 
     const outcome = await fanOut(resolved.sources, {
       entity: resolved.entity,
@@ -200,6 +215,7 @@ export class ScreeningService {
       ...(hasFacts(resolved.facts) ? { facts: resolved.facts } : {}),
       identifiersOnly: resolved.identifiersOnly,
     });
+    this.deps.observer?.sourcesAnswered(outcome.durations_ms, outcome.sources_failed);
     if (outcome.source_errors.length === resolved.sources.length) {
       // Source ids only: error messages may carry internal addresses (they are in the logs).
       const failed = outcome.source_errors.map((e) => e.source).join(', ');

@@ -18,6 +18,7 @@ const settings = workerData as DeliveryThreadSettings;
 lowerThisThreadsPriority();
 const logger = pino({ level: settings.logLevel }).child({ thread: 'webhook-delivery' });
 const database = connectPostgres(settings.databaseUrl, DELIVERY_THREAD_POOL_SIZE);
+const answer = (message: FromDeliveryThread) => parentPort?.postMessage(message);
 const configuredKey = settings.secretKey ? Buffer.from(settings.secretKey) : undefined;
 const worker = new DeliveryWorker({
   db: database.db,
@@ -25,6 +26,7 @@ const worker = new DeliveryWorker({
   logger,
   secrets: new SecretBox(() => loadOrCreateSecretKey(configuredKey, settings.dataDir)),
   sender: new WebhookSender(new EndpointGuard(settings.policy)),
+  onAttempt: (ok) => answer({ type: 'attempted', ok }),
 });
 worker.start();
 
@@ -47,7 +49,6 @@ function lowerThisThreadsPriority(): void {
   }
 }
 
-const answer = (message: FromDeliveryThread) => parentPort?.postMessage(message);
 parentPort?.on('message', async (message: ToDeliveryThread) => {
   if (message.type === 'nudge') {
     worker.nudge();

@@ -31,7 +31,10 @@ export interface DeliveryThreadSettings {
 }
 
 export type ToDeliveryThread = { type: 'nudge' } | { type: 'settle'; id: number } | { type: 'close' };
-export type FromDeliveryThread = { type: 'settled'; id: number } | { type: 'closed' };
+export type FromDeliveryThread =
+  | { type: 'settled'; id: number }
+  | { type: 'closed' }
+  | { type: 'attempted'; ok: boolean };
 
 /**
  * Runs the delivery worker in a worker thread with its own PostgreSQL pool (PostgreSQL only: the
@@ -56,6 +59,8 @@ export class DeliveryThread implements WebhookDelivery {
   constructor(
     private readonly settings: DeliveryThreadSettings,
     private readonly logger: FastifyBaseLogger,
+    /** Told of each attempt the thread records (metrics live in this thread). */
+    private readonly onAttempt?: (ok: boolean) => void,
   ) {}
 
   /** The thread, while one runs (diagnostics; tests stop it to see it come back). */
@@ -69,6 +74,7 @@ export class DeliveryThread implements WebhookDelivery {
       workerData: this.settings,
     });
     worker.on('message', (message: FromDeliveryThread) => {
+      if (message.type === 'attempted') this.onAttempt?.(message.ok);
       if (message.type !== 'settled') return;
       this.settling.get(message.id)?.resolve();
       this.settling.delete(message.id);

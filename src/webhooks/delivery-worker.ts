@@ -32,6 +32,8 @@ export interface DeliveryWorkerDeps {
   sender: WebhookSender;
   /** Jitter of the retry delays; tests may pin it. */
   random?: () => number;
+  /** Told of each recorded attempt's outcome (metrics). */
+  onAttempt?: (ok: boolean) => void;
 }
 
 /**
@@ -97,6 +99,7 @@ export class DeliveryWorker extends ClaimLoop<ClaimedDelivery> {
       error: result.error,
       nextAttemptAt: delay === undefined ? undefined : new Date(finishedAt.getTime() + delay),
     });
+    this.deps.onAttempt?.(result.ok);
   }
 
   private async send(delivery: ClaimedDelivery, attemptedAt: Date, stop: AbortSignal): Promise<SendResult> {

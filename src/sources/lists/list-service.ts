@@ -54,6 +54,13 @@ export interface RefreshReport extends RefreshResult {
  * (one instance at a time), picks up versions other instances stored, and reports per list.
  * The HTTP layer and the CLI go through this facade only.
  */
+/** A list's version in service and when it was last found current (its staleness is judged from that). */
+export interface ListFreshness {
+  id: string;
+  version: string | null;
+  confirmedAt: Date | null;
+}
+
 export class ListService<TIndex = never> {
   readonly loaded: LoadedLists<TIndex>;
   private readonly store: ListSnapshotStore;
@@ -132,6 +139,20 @@ export class ListService<TIndex = never> {
     const health: Record<string, SourceHealth> = {};
     for (const entry of this.entries) health[entry.id] = sourceHealth(this.stateOf(entry, now));
     return health;
+  }
+
+  /** Per enabled list, from memory (no query): for the metrics. */
+  freshness(): ListFreshness[] {
+    return this.entries.map((entry) => {
+      const meta = this.loaded.get(entry.id)?.meta;
+      const checkedAt = this.states.get(entry.id)?.checked_at;
+      const confirmedAt = meta ? (checkedAt ? new Date(checkedAt) : meta.fetchedAt) : null;
+      return { id: entry.id, version: meta?.version ?? null, confirmedAt };
+    });
+  }
+
+  get refreshIntervalMinutes(): number {
+    return this.options.refreshIntervalMinutes;
   }
 
   /** An operator's refresh of one list or of every enabled list; `force` accepts a shrunken list. */

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { QueryType } from '../../matching/index.js';
 import type { Flag } from '../flag.js';
 import type { Source, SourceHealth, SourceKind, SourceQuery } from '../source.js';
-import { CircuitBreaker } from './circuit-breaker.js';
+import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 import { ProviderError } from './provider-error.js';
 import {
   HEALTH_SAMPLE_SIZE,
@@ -77,6 +77,10 @@ export class ProviderSource implements Source {
     const sorted = [...this.recentMs].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)]!;
     return median > this.options.budgetMs * SLOW_ANSWER_BUDGET_SHARE ? 'slow' : 'up';
+  }
+
+  circuitState(): CircuitState {
+    return this.breaker.state();
   }
 
   appliesTo(type: QueryType): boolean {

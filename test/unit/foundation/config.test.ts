@@ -48,6 +48,22 @@ describe('configuration', () => {
     ]);
   });
 
+  it('takes audit checkpoints only with both a key and a destination', () => {
+    const key = 'cd'.repeat(32);
+    const config = loadConfig({ AUDIT_CHECKPOINT_KEY: key, AUDIT_CHECKPOINT_FILE: 'cp.jsonl' });
+    expect(config.auditCheckpointKey).toHaveLength(32);
+    expect(config.auditCheckpointFile?.endsWith('cp.jsonl')).toBe(true);
+    expect(config.auditCheckpointIntervalSeconds).toBe(60);
+    expect(() => loadConfig({ AUDIT_CHECKPOINT_KEY: key })).toThrow(/AUDIT_CHECKPOINT_KEY needs/);
+    expect(() => loadConfig({ AUDIT_CHECKPOINT_FILE: 'cp.jsonl' })).toThrow(/AUDIT_CHECKPOINT_FILE needs/);
+    expect(() =>
+      loadConfig({ AUDIT_CHECKPOINT_KEY: key, AUDIT_CHECKPOINT_LOG: 'true', LOG_LEVEL: 'warn' }),
+    ).toThrow(/AUDIT_CHECKPOINT_LOG needs LOG_LEVEL/);
+    expect(() => loadConfig({ AUDIT_CHECKPOINT_KEY: 'short' })).toThrow(
+      /AUDIT_CHECKPOINT_KEY must be 32 bytes/,
+    );
+  });
+
   it('documents every setting in the README configuration table', () => {
     const readme = fs.readFileSync('README.md', 'utf8');
     for (const setting of SETTINGS)
