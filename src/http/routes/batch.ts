@@ -48,7 +48,8 @@ const BatchRequest = Type.Object(
 );
 
 const CsvBody = Type.String({
-  description: 'A header row naming `query` and optionally `type` and `reference`, then one name per row',
+  description:
+    'A header row naming `query` and optionally `type`, `reference`, `date_of_birth`, `countries` (`;`-separated) and `identifiers` (`type:value;type:value`), then one party per row',
 });
 
 const BatchStatus = Type.Union([

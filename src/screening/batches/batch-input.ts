@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import type { Plan } from '../../accounts/plans.js';
 import { type FieldError, ServiceError } from '../../errors.js';
 import type { Source } from '../../sources/source.js';
+import { IDENTIFIER_TYPES } from '../screening-facts.js';
 import { resolveScreeningRequest, type ScreeningRequest } from '../screening-request.js';
 import { QUERY_TYPES, type QueryType } from '../screening-result.js';
 import { BATCH_ITEMS_MAX, BATCH_REFERENCE_MAX_CHARS } from './batch-policy.js';
@@ -21,15 +22,17 @@ export interface BatchItemInput {
   request: ScreeningRequest;
 }
 
-const CSV_COLUMNS = ['query', 'type', 'reference'];
+const CSV_COLUMNS = ['query', 'type', 'reference', 'date_of_birth', 'countries', 'identifiers'];
 
 function invalid(detail: string, errors: FieldError[]): ServiceError {
   return new ServiceError('validation-failed', detail, errors);
 }
 
 /**
- * Reads a CSV batch: a header row naming `query` and optionally `type` and `reference`, then one
- * item per row. Errors point at `/items/<index>/<column>` like the JSON form's, with the line.
+ * Reads a CSV batch: a header row naming `query` and optionally `type`, `reference`,
+ * `date_of_birth`, `countries` (`;`-separated codes) and `identifiers` (`type:value;type:value`),
+ * then one item per row. Errors point at `/items/<index>/<column>` like the JSON form's, with the
+ * line; the facts are checked as the JSON form's are, when the items are.
  */
 export function submissionFromCsv(text: string): BatchSubmission {
   let rows: string[][];
@@ -43,12 +46,15 @@ export function submissionFromCsv(text: string): BatchSubmission {
   const columns = (header ?? []).map((c) => c.trim().toLowerCase());
   const unknown = columns.filter((c) => !CSV_COLUMNS.includes(c));
   if (!columns.includes('query') || unknown.length > 0) {
-    throw invalid('The CSV header must name a `query` column and may name `type` and `reference`.', [
-      {
-        pointer: '/',
-        detail: unknown.length > 0 ? `unknown columns: ${unknown.join(', ')}` : 'no query column',
-      },
-    ]);
+    throw invalid(
+      `The CSV header must name a \`query\` column and may name ${CSV_COLUMNS.slice(1).join(', ')}.`,
+      [
+        {
+          pointer: '/',
+          detail: unknown.length > 0 ? `unknown columns: ${unknown.join(', ')}` : 'no query column',
+        },
+      ],
+    );
   }
   const at = (name: string) => columns.indexOf(name);
   const errors: FieldError[] = [];
@@ -62,14 +68,47 @@ export function submissionFromCsv(text: string): BatchSubmission {
       });
     }
     const reference = at('reference') >= 0 ? row[at('reference')] : undefined;
+    const cell = (name: string) => (at(name) >= 0 ? (row[at(name)] ?? '').trim() : '');
+    const identifiers = splitCell(cell('identifiers')).map((pair) => {
+      const colon = pair.indexOf(':');
+      if (colon <= 0) {
+        errors.push({
+          pointer: `/items/${index}/identifiers`,
+          detail: `line ${index + 2}: each identifier is written type:value`,
+        });
+        return { type: 'other', value: pair };
+      }
+      return { type: pair.slice(0, colon).trim(), value: pair.slice(colon + 1).trim() };
+    });
+    const unknownKinds = identifiers.filter(
+      (id) => !(IDENTIFIER_TYPES as readonly string[]).includes(id.type),
+    );
+    if (unknownKinds.length > 0) {
+      errors.push({
+        pointer: `/items/${index}/identifiers`,
+        detail: `line ${index + 2}: unknown identifier types: ${unknownKinds.map((id) => id.type).join(', ')}`,
+      });
+    }
+    const query = row[at('query')] ?? '';
     return {
-      query: row[at('query')] ?? '',
+      ...(query !== '' || identifiers.length === 0 ? { query } : {}),
       ...(known ? { type: type as QueryType } : {}),
       ...(reference ? { reference } : {}),
+      ...(cell('date_of_birth') !== '' ? { date_of_birth: cell('date_of_birth') } : {}),
+      ...(cell('countries') !== '' ? { countries: splitCell(cell('countries')) } : {}),
+      ...(identifiers.length > 0 ? { identifiers } : {}),
     } as BatchSubmission['items'][number];
   });
   if (errors.length > 0) throw invalid(`${errors.length} items of the batch are not valid.`, errors);
   return { items };
+}
+
+/** A cell's `;`-separated values, trimmed, empty ones left out. */
+function splitCell(text: string): string[] {
+  return text
+    .split(';')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 /**

@@ -26,6 +26,35 @@ describe('batch input', () => {
     ]);
   });
 
+  it('reads the optional birth date, countries and identifiers columns of a CSV batch', () => {
+    const csv =
+      'query,type,date_of_birth,countries,identifiers\r\n' +
+      'Saddam Hussein,person,1937-04-28,IQ;jo,passport:N123456;national_id:77-88\r\n' +
+      ',vessel,,,imo:9187629\r\n' +
+      'Plain Name,,,,\r\n';
+    expect(submissionFromCsv(csv).items).toEqual([
+      {
+        query: 'Saddam Hussein',
+        type: 'person',
+        date_of_birth: '1937-04-28',
+        countries: ['IQ', 'jo'],
+        identifiers: [
+          { type: 'passport', value: 'N123456' },
+          { type: 'national_id', value: '77-88' },
+        ],
+      },
+      { type: 'vessel', identifiers: [{ type: 'imo', value: '9187629' }] },
+      { query: 'Plain Name' },
+    ]);
+    const bad = refusal(() =>
+      submissionFromCsv('query,identifiers\r\nA Name,shoe:42\r\nB Name,no-colon\r\n'),
+    );
+    expect(bad.fieldErrors.map((e) => e.detail)).toEqual([
+      'line 2: unknown identifier types: shoe',
+      'line 3: each identifier is written type:value',
+    ]);
+  });
+
   it('refuses CSV without a query column, with unknown columns, or with a bad type, naming the line', () => {
     expect(refusal(() => submissionFromCsv('type\r\nperson\r\n')).fieldErrors[0]!.detail).toBe(
       'no query column',
