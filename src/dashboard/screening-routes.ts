@@ -4,6 +4,7 @@ import type { SignedInUser } from '../accounts/dashboard-sessions.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from '../accounts/plans.js';
 import { ServiceError } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
+import { IDENTIFIER_TYPES } from '../screening/screening-facts.js';
 import { DEFAULT_MATCH_THRESHOLD, QUERY_MAX_CODE_POINTS } from '../screening/screening-policy.js';
 import type { ScreeningRequest } from '../screening/screening-request.js';
 import { QUERY_TYPES, type QueryType } from '../screening/screening-result.js';
@@ -25,6 +26,10 @@ const ResultQuery = Type.Object({ answered: Type.Optional(Type.String({ maxLengt
 interface ConsoleForm {
   query: string;
   type: string;
+  dateOfBirth: string;
+  countries: string;
+  identifierType: string;
+  identifierValue: string;
   threshold: string;
   sources: string[];
   adverseMedia: boolean;
@@ -33,6 +38,9 @@ interface ConsoleForm {
 const FIELDS: Record<string, { field: string; label: string }> = {
   '/query': { field: 'query', label: 'The name' },
   '/type': { field: 'type', label: 'The type' },
+  '/date_of_birth': { field: 'date_of_birth', label: 'The birth date' },
+  '/countries': { field: 'countries', label: 'The country code' },
+  '/identifiers': { field: 'identifier', label: 'The identifier' },
   '/options/threshold': { field: 'threshold', label: 'The threshold' },
   '/options/sources': { field: 'sources', label: 'The sources' },
 };
@@ -60,7 +68,18 @@ async function renderConsole(
     knownSources: KNOWN_SOURCE_IDS,
     defaultThreshold: DEFAULT_MATCH_THRESHOLD,
     queryMaxChars: QUERY_MAX_CODE_POINTS,
-    form: view.form ?? { query: '', type: 'entity', threshold: '', sources: [], adverseMedia },
+    identifierTypes: IDENTIFIER_TYPES,
+    form: view.form ?? {
+      query: '',
+      type: 'entity',
+      dateOfBirth: '',
+      countries: '',
+      identifierType: 'passport',
+      identifierValue: '',
+      threshold: '',
+      sources: [],
+      adverseMedia,
+    },
     error: view.error,
     fieldErrors: view.fieldErrors ?? {},
   });
@@ -71,6 +90,10 @@ function readForm(request: FastifyRequest, user: SignedInUser) {
   const form: ConsoleForm = {
     query: formField(request, 'query'),
     type: formField(request, 'type') || 'entity',
+    dateOfBirth: formField(request, 'date_of_birth').trim(),
+    countries: formField(request, 'countries').trim(),
+    identifierType: formField(request, 'identifier_type') || 'passport',
+    identifierValue: formField(request, 'identifier_value').trim(),
     threshold: formField(request, 'threshold').trim(),
     sources: formFields(request, 'sources'),
     adverseMedia: formField(request, 'adverse_media') === 'yes',
@@ -82,9 +105,19 @@ function readForm(request: FastifyRequest, user: SignedInUser) {
   if (threshold !== undefined && !(Number.isFinite(threshold) && threshold >= 0 && threshold <= 1)) {
     fieldErrors.threshold = 'The threshold must be a number from 0 to 1, such as 0.5.';
   }
+  if (!(IDENTIFIER_TYPES as readonly string[]).includes(form.identifierType))
+    fieldErrors.identifier = 'Choose the kind of identifier.';
+  const countries = form.countries.split(/[\s,;]+/).filter(Boolean);
+  // A name may be left out when an identifier is given, as in the API.
+  const nameless = form.query.trim() === '' && form.identifierValue !== '';
   const screening: ScreeningRequest = {
-    query: form.query,
+    ...(nameless ? {} : { query: form.query }),
     type: form.type as QueryType,
+    ...(form.dateOfBirth !== '' ? { date_of_birth: form.dateOfBirth } : {}),
+    ...(countries.length > 0 ? { countries } : {}),
+    ...(form.identifierValue !== ''
+      ? { identifiers: [{ type: form.identifierType, value: form.identifierValue }] }
+      : {}),
     options: {
       threshold,
       sources: form.sources.length > 0 ? form.sources : undefined,
@@ -122,7 +155,11 @@ export function screeningRoutes(app: App, ctx: AppContext): void {
       const answered = result.cache_hit ? 'cache' : 'live';
       return reply.redirect(`/dashboard/screenings/${result.id}?answered=${answered}`, 303);
     } catch (error) {
-      const refusal = formRefusal(error, (pointer) => FIELDS[pointer]);
+      // `/countries/2` and `/identifiers/0/value` are about the fields `/countries` and `/identifiers`.
+      const refusal = formRefusal(
+        error,
+        (pointer) => FIELDS[pointer] ?? FIELDS[pointer.split('/', 2).join('/')],
+      );
       return renderConsole(ctx, request, reply, refusal.status, {
         form,
         error: refusal.error,

@@ -146,6 +146,36 @@ describe.each(backends())('dashboard screening console ($name)', (backend) => {
     expect((await api.request('GET', '/v1/usage', { key: user.key })).body.current_month.count).toBe(0);
   });
 
+  it('takes a birth date, countries and an identifier, showing their errors at their fields', async () => {
+    const { user, browser } = await signedIn();
+    const badDate = await screen(browser, {
+      query: LISTED,
+      date_of_birth: '1990-13-01',
+      countries: 'GB, QQ',
+    });
+    expect(badDate.status).toBe(422);
+    expect(fieldError(badDate.body, 'dob-error')).toMatch(/The birth date has no such month/);
+    expect(fieldError(badDate.body, 'countries-error')).toMatch(
+      /&quot;QQ&quot; is not an ISO 3166-1 alpha-2 country code/,
+    );
+    expect((await api.request('GET', '/v1/usage', { key: user.key })).body.current_month.count).toBe(0);
+
+    // No name, only the IMO number of the listed ship: found by it, at 1.0.
+    const byImo = await screen(browser, {
+      query: '',
+      type: 'vessel',
+      identifier_type: 'imo',
+      identifier_value: 'IMO 9562233',
+    });
+    expect(byImo.status).toBe(303);
+    const stored = await api.request('GET', `/v1/screen/${screeningIdOf(byImo.location)}`, { key: user.key });
+    expect(stored.body.flags[0]).toMatchObject({
+      source: 'uk_fcdo',
+      match_score: 1,
+      details: { match_explanation: { method: 'identifier' } },
+    });
+  });
+
   it('offers adverse media only on plans that have it, and applies the threshold and sources given', async () => {
     const starter = await signedIn('starter');
     expect((await starter.browser.get('/dashboard/screen')).body).not.toMatch(/name="adverse_media"/);
