@@ -1,24 +1,24 @@
 /**
  * Batch screening (issue 8): 10,000 distinct names in one batch, timed from the submission to the
- * batch's `completed_at`, with every list of ../shared/data/lists but OFSI loaded; on the embedded
+ * batch's `completed_at`, with every list of `LISTS_DIR` but OFSI loaded; on the embedded
  * default (one process) and on PostgreSQL + Redis (as many worker processes as cores) when
  * DATABASE_URL and REDIS_URL are set. Targets: ≤ 40 s embedded, ≤ 20 s on PostgreSQL + Redis.
  *
  *   npm run bench:batch        # ITEMS=10000 by default
  */
 import { createSchema } from '../test/support/postgres-schema.js';
-import { loadListEntities } from './matching/list-names.js';
+import { benchListsDir, loadListEntities } from './matching/list-names.js';
 import { makeQueries } from './matching/queries.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
 import { apiCall, startService, waitUntilHealthy } from './support/service.js';
 
 const ITEMS = Number(process.env.ITEMS ?? 10_000);
-const LISTS_DIR = '../shared/data/lists';
+const LISTS_DIR = benchListsDir('bench:batch');
 
 /** Distinct, valid queries: misspelt, reordered and transliterated listed names and unrelated names. */
 function distinctNames(count: number): string[] {
   const names = new Set<string>();
-  for (const q of makeQueries(loadListEntities(), count * 3, 20261123)) {
+  for (const q of makeQueries(loadListEntities(LISTS_DIR), count * 3, 20261123)) {
     const length = [...q.trim()].length;
     if (length >= 2 && length <= 500) names.add(q.trim());
     if (names.size === count) break;

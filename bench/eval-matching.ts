@@ -1,11 +1,19 @@
 import { compareNames } from '../src/matching/index.js';
-import { readCrossScriptPairs, readDevPairs, readOfacToolScores } from './matching/dev-pairs.js';
+import {
+  matchingDataDir,
+  readCrossScriptPairs,
+  readDevPairs,
+  readOfacToolScores,
+} from './matching/dev-pairs.js';
 import { bestThreshold, type Metrics, metricsAt, type ScoredPair } from './matching/metrics.js';
 
 /**
- * Evaluation of the matching engine on the labelled files of ../shared/data/matching (run with
- * `npm run eval:matching`). Prints the figures kept in docs/matching.md.
+ * Evaluation of the matching engine on the labelled files of `MATCHING_DATA_DIR` (for example
+ * ../shared/data/matching; run with `npm run eval:matching`). Prints the figures kept in
+ * docs/matching.md.
  */
+
+const MATCHING_DATA_DIR = matchingDataDir('eval:matching');
 
 const DEFAULT_THRESHOLD = 0.5;
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -13,7 +21,7 @@ const row = (label: string, m: Metrics) =>
   `| ${label} | ${m.count} | ${m.threshold.toFixed(2)} | ${pct(m.precision)} | ${pct(m.recall)} | ${m.f1.toFixed(3)} |`;
 
 function evaluateDevPairs(): void {
-  const scored = readDevPairs().map((p) => ({
+  const scored = readDevPairs(MATCHING_DATA_DIR).map((p) => ({
     ...p,
     score: compareNames(p.name1, p.name2, p.schema === 'Person' ? 'person' : 'entity').score,
   }));
@@ -30,7 +38,7 @@ function evaluateDevPairs(): void {
 }
 
 function evaluateCrossScript(): void {
-  const pairs = readCrossScriptPairs();
+  const pairs = readCrossScriptPairs(MATCHING_DATA_DIR);
   console.log('\n## watchman_cross_script_pairs.csv\n');
   let reached = 0;
   for (const p of pairs) {
@@ -44,7 +52,7 @@ function evaluateCrossScript(): void {
 }
 
 function evaluateOfacParity(): void {
-  const rows = readOfacToolScores().filter((r) => r.ofacScore >= 0);
+  const rows = readOfacToolScores(MATCHING_DATA_DIR).filter((r) => r.ofacScore >= 0);
   const diffs = rows.map((r) =>
     Math.abs(100 * compareNames(r.query, r.result, 'person').score - r.ofacScore),
   );

@@ -10,13 +10,14 @@ import { matchableEntity } from '../src/sources/lists/matchable-entity.js';
 import { MatchingThread, type ThreadIndex } from '../src/sources/lists/matching-thread.js';
 import { openDatabase } from '../src/store/database.js';
 import { createSchema } from '../test/support/postgres-schema.js';
+import { benchListsDir } from './matching/list-names.js';
 import { makeQueries } from './matching/queries.js';
 import { cpuMsOfStat } from './support/proc-cpu.js';
 import { startService } from './support/service.js';
 
 /**
  * Official lists benchmark (`npm run bench:lists`, best under `node --expose-gc --import tsx`):
- * 1. parse and index every list of `../shared/data/lists` through the real refresh path, one
+ * 1. parse and index every list of `LISTS_DIR` through the real refresh path, one
  *    round over every list (mirror read, parse in a worker thread, shrink guard, compressed
  *    snapshot written to the database, index build);
  * 2. RSS of this process with everything loaded and indexed;
@@ -34,7 +35,7 @@ import { startService } from './support/service.js';
  * embedded PGlite (in memory for 1-4, in a data folder for 5).
  */
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = benchListsDir('bench:lists');
 const RELOADS = Number(process.env.BENCH_RELOADS ?? 3);
 /** A built `main.js` to measure as production runs it (`npm run build` first); tsx otherwise. */
 const SERVICE_ENTRY = process.env.BENCH_SERVICE_ENTRY;

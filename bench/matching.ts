@@ -1,6 +1,6 @@
 import { jaroWinklerCodes, type MatchableEntity, NameIndex } from '../src/matching/index.js';
 import { toCodePoints } from '../src/matching/jaro-winkler.js';
-import { loadListEntities } from './matching/list-names.js';
+import { benchListsDir, loadListEntities } from './matching/list-names.js';
 import { makeQueries } from './matching/queries.js';
 import { syntheticCorpus } from './matching/synthetic.js';
 
@@ -83,7 +83,7 @@ if (!(globalThis as { gc?: unknown }).gc) {
     'note: heap figures are unreliable without a forced GC; run `node --expose-gc --import tsx bench/matching.ts`',
   );
 }
-const real = loadListEntities();
+const real = loadListEntities(benchListsDir('bench:matching'));
 benchJaroWinkler(real);
 const queryCount = argument('queries', 10_000);
 const queries = makeQueries(real, queryCount, 2024);

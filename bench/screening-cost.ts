@@ -1,6 +1,6 @@
 /**
  * Where a live screening's CPU goes (issue 5), for comparing builds: the service in its own
- * process with every list of ../shared/data/lists loaded, distinct live screenings evenly paced at
+ * process with every list of `LISTS_DIR` loaded, distinct live screenings evenly paced at
  * a rate it sustains, and per screening: the CPU of its main thread, of the matching thread (the
  * busiest other thread) and of every other thread (V8's garbage-collection and compiler helpers,
  * libuv's pool), with the main thread's garbage collections read from V8's own trace. Then the
@@ -21,6 +21,7 @@
  */
 import os from 'node:os';
 import { createSchema } from '../test/support/postgres-schema.js';
+import { benchListsDir } from './matching/list-names.js';
 import { summariseMainIsolateGc } from './support/gc-trace.js';
 import { pacedLoad } from './support/paced-load.js';
 import { cpuBetween, machineBusyMs, processesCpuMs, threadCpuMs } from './support/proc-cpu.js';
@@ -33,7 +34,7 @@ const RATE = Number(process.env.RATE ?? 300);
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const WARM_UP_SECONDS = 3;
 const CONNECTIONS = 50;
-const LISTS_DIR = '../shared/data/lists';
+const LISTS_DIR = benchListsDir('bench:screening-cost');
 
 async function measure(entry: string, database: Record<string, string>, bodies: string[]): Promise<string> {
   // One process (WORKERS=auto would fork workers on a larger machine and leave this pid idle).
@@ -128,6 +129,7 @@ const CORES = os.availableParallelism();
 const REPEATED_QUERIES = 100;
 const repeated = process.env.QUERIES === 'repeated';
 const queries = distinctScreeningBodies(
+  LISTS_DIR,
   repeated ? REPEATED_QUERIES : RATE * (WARM_UP_SECONDS + SECONDS),
   20261126,
 );

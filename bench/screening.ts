@@ -1,5 +1,5 @@
 /**
- * Screening throughput (issue 5): with every list of ../shared/data/lists loaded, autocannon with
+ * Screening throughput (issue 5): with every list of `LISTS_DIR` loaded, autocannon with
  * 50 connections against POST /v1/screen with distinct realistic queries (no cache hits), then
  * with repeated queries (all cache hits), and GET /v1/health in the same run; on the embedded
  * default and on PostgreSQL + Redis when DATABASE_URL and REDIS_URL are set.
@@ -9,6 +9,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { createSchema } from '../test/support/postgres-schema.js';
+import { benchListsDir } from './matching/list-names.js';
 import { type PacedFigures, pacedLoad } from './support/paced-load.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
 import { distinctScreeningBodies } from './support/screening-bodies.js';
@@ -25,7 +26,7 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const PACED_RUNS = Math.max(1, Number(process.env.PACED_RUNS ?? 3));
 /** A pause before each paced run, so it does not start with the queue a saturated run left. */
 const SETTLE_MS = 2_000;
-const LISTS_DIR = '../shared/data/lists';
+const LISTS_DIR = benchListsDir('bench:screening');
 
 /** Requests per second, latencies in milliseconds, failed requests: one line of the table. */
 type Figures = PacedFigures;
@@ -151,7 +152,7 @@ async function measure(
   }
 }
 
-const bodies = distinctScreeningBodies(200_000, 20261122);
+const bodies = distinctScreeningBodies(LISTS_DIR, 200_000, 20261122);
 const rows = await measure('embedded', {}, bodies, { live: 600, cached: 3000 });
 if (process.env.DATABASE_URL && process.env.REDIS_URL) {
   const schema = await createSchema(process.env.DATABASE_URL, `bench_${Date.now().toString(36)}`);

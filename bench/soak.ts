@@ -1,5 +1,5 @@
 /**
- * Soak (issue 10): the real service in its own process with every list of ../shared/data/lists
+ * Soak (issue 10): the real service in its own process with every list of `LISTS_DIR`
  * loaded, distinct realistic screenings (no cache hits) at a fixed rate for 5 minutes; prints the
  * errors, the p50/p99 of each minute and the service's RSS every 10 s, and writes the series to
  * docs/benchmarks.md. Not a test: it asserts nothing, it measures.
@@ -15,6 +15,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { MEMORY_CACHE_MAX_ENTRIES } from '../src/store/result-cache.js';
 import { createSchema } from '../test/support/postgres-schema.js';
+import { benchListsDir } from './matching/list-names.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
 import { distinctScreeningBodies } from './support/screening-bodies.js';
 import { liftAccountLimits, type RunningService, startService, waitUntilHealthy } from './support/service.js';
@@ -37,7 +38,7 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 4);
 const WARMUP_SCREENINGS = Number(process.env.SOAK_WARMUP ?? MEMORY_CACHE_MAX_ENTRIES);
 const RSS_SAMPLE_SECONDS = 10;
 const BUCKET_SECONDS = 60;
-const LISTS_DIR = '../shared/data/lists';
+const LISTS_DIR = benchListsDir('bench:soak');
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -210,7 +211,7 @@ ${parts.join('\n\n')}`;
 }
 
 const soakCount = Math.ceil(SOAK_RATE * SOAK_SECONDS * 1.1) + 100;
-const all = distinctScreeningBodies(soakCount + WARMUP_SCREENINGS, 20261123);
+const all = distinctScreeningBodies(LISTS_DIR, soakCount + WARMUP_SCREENINGS, 20261123);
 const bodies = { bodies: all.slice(0, soakCount), warmup: all.slice(soakCount) };
 const env = { LISTS_DIR, LISTS_ENABLED: 'all' };
 const results: SoakFigures[] = [];

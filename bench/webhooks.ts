@@ -20,7 +20,7 @@ import { buildApp } from '../src/http/app.js';
 import { createRuntime } from '../src/runtime.js';
 import { FakeClock } from '../test/support/fake-clock.js';
 import { createSchema } from '../test/support/postgres-schema.js';
-import { loadListEntities } from './matching/list-names.js';
+import { benchListsDir, loadListEntities } from './matching/list-names.js';
 import { makeQueries } from './matching/queries.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
 import { apiCall, NO_REMOTE_PROVIDERS, startService, waitUntilHealthy } from './support/service.js';
@@ -30,7 +30,7 @@ const WARM_UP = 100;
 const BLOCK = 50;
 const BACKLOG_SCREENINGS = Number(process.env.BACKLOG_SCREENINGS ?? 300);
 const WEBHOOKS_FOR_BACKLOG = 10;
-const LISTS_DIR = '../shared/data/lists';
+const LISTS_DIR = benchListsDir('bench:webhooks');
 const LOCAL_RECEIVERS = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_ALLOW_HTTP: 'true' };
 
 /** A receiver in its own process: answers every webhook with the current status, counts them. */
@@ -223,7 +223,7 @@ async function measureDrain(setup: string, env: Record<string, string>, threaded
 }
 
 const loadAtStart = os.loadavg()[0]!;
-const queries = [...new Set(makeQueries(loadListEntities(), 20_000, 20261206))].filter(
+const queries = [...new Set(makeQueries(loadListEntities(LISTS_DIR), 20_000, 20261206))].filter(
   (q) => [...q.trim()].length >= 2 && [...q.trim()].length <= 500,
 );
 const latency = [await measureLatency('embedded', {}, queries)];

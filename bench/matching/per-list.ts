@@ -1,6 +1,6 @@
 /**
  * Matching cost of one screening, list by list (`node --expose-gc --import tsx
- * bench/matching/per-list.ts [queries]`): every enabled list of ../shared/data/lists loaded by the
+ * bench/matching/per-list.ts [queries]`): every enabled list of `LISTS_DIR` loaded by the
  * service's runtime. Two measurements per query:
  * 1. in this thread, one index per list on one shared vocabulary, as the matching thread holds
  *    them: each list searched in turn. Mean, p50 and p99 per list and for the whole screening,
@@ -16,18 +16,19 @@ import { NameIndex, SharedVocabulary } from '../../src/matching/index.js';
 import { createRuntime } from '../../src/runtime.js';
 import { ListSource } from '../../src/sources/lists/list-source.js';
 import { matchableEntity } from '../../src/sources/lists/matchable-entity.js';
-import { loadListEntities } from './list-names.js';
+import { benchListsDir, loadListEntities } from './list-names.js';
 import { makeQueries } from './queries.js';
 
+const LISTS_DIR = benchListsDir('bench/matching/per-list');
 const count = Number(process.argv[2] ?? 3000);
 const config = loadConfig({
   ADMIN_TOKEN: 'x'.repeat(30),
   DATA_DIR: path.join(os.tmpdir(), `bench-per-list-${process.pid}`),
-  LISTS_DIR: path.resolve(process.cwd(), '../shared/data/lists'),
+  LISTS_DIR,
 });
 const runtime = await createRuntime({ config, logger: pino({ level: 'silent' }), inMemoryDatabase: true });
 await runtime.ctx.lists.settled();
-const queries = makeQueries(loadListEntities(), count, 7);
+const queries = makeQueries(loadListEntities(LISTS_DIR), count, 7);
 const options = { type: 'person' as const, threshold: 0.5, limitPerSource: 10 };
 const shared = new SharedVocabulary();
 const indexes = [...runtime.ctx.lists.view().lists].map(([id, list]) => ({

@@ -5,10 +5,10 @@ import { makeQueries } from '../matching/queries.js';
  * `POST /v1/screen` bodies, no two alike (so none is a cache hit): misspelt, reordered and
  * transliterated listed names and unrelated names (bench/matching/queries.ts), each 2 to 500
  * characters as the API accepts, two thirds screened as persons and one third as entities. The
- * same seed gives the same bodies.
+ * same seed gives the same bodies. The listed names come from the list files of `listsDir`.
  */
-export function distinctScreeningBodies(count: number, seed: number): string[] {
-  const queries = makeQueries(loadListEntities(), count * 2, seed).filter(
+export function distinctScreeningBodies(listsDir: string, count: number, seed: number): string[] {
+  const queries = makeQueries(loadListEntities(listsDir), count * 2, seed).filter(
     (q) => [...q.trim()].length >= 2 && [...q.trim()].length <= 500,
   );
   return [...new Set(queries)]

@@ -1,4 +1,4 @@
-// The common entity model every official-list parser produces (DESIGN.md section 5). Search and
+// The common entity model every official-list parser produces (docs/entity-model.md). Search and
 // scoring only ever see this shape, never which list an entity came from. Fields a source lacks
 // stay empty (arrays) or absent (optional fields).
 
@@ -100,7 +100,7 @@ export interface HeldPosition {
 }
 
 export interface ListEntity {
-  /** Source id, e.g. 'ofac_sdn', 'eu_fsf', 'us_csl' (DESIGN.md section 5). */
+  /** Source id, e.g. 'ofac_sdn', 'eu_fsf', 'us_csl' (every id: source-ids.ts). */
   source: string;
   /** The list or programme family in upper snake case, e.g. 'SDN', 'EU_CONSOLIDATED'. */
   list: string;

@@ -1,6 +1,7 @@
 /**
- * Every source id the service knows (DESIGN.md §5), configured here or not. A request may name any
- * of them in `options.sources`; one that is not configured on this instance is simply not queried.
+ * Every source id the service knows (the lists: docs/lists.md; the providers: docs/architecture.md),
+ * configured here or not. A request may name any of them in `options.sources`; one that is not
+ * configured on this instance is simply not queried.
  */
 export const KNOWN_SOURCE_IDS = [
   'ofac_sdn',

@@ -19,9 +19,9 @@ export interface SourceQuery {
 }
 
 /**
- * One screening source (DESIGN.md §5). The orchestrator calls every selected source in parallel,
- * each with its own timeout; `screen` must honour the signal and reject when it cannot answer
- * (never answer "no match" for "could not look").
+ * One screening source (its id is one of source-ids.ts). The orchestrator calls every selected
+ * source in parallel, each with its own timeout; `screen` must honour the signal and reject when it
+ * cannot answer (never answer "no match" for "could not look").
  */
 export interface Source {
   id: string;

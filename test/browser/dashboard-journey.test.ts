@@ -6,9 +6,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { backends } from '../support/backends.js';
 import { DashboardBrowser, describeInChromium, LAPTOP, PHONE } from '../support/browser.js';
 import { accountWithUser } from '../support/dashboard-client.js';
+import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 /** A name on the small UK sanctions list fixture. */
 const LISTED = 'BNK UK Limited';
 /**

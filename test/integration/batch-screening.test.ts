@@ -7,17 +7,18 @@ import { PROBLEMS } from '../../src/http/problems.js';
 import { BatchWorker } from '../../src/screening/batches/batch-worker.js';
 import { type Backend, backends, describeWithSharedBackends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
+import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
 import { WebhookReceiver } from '../support/webhooks-receiver.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 const ENV = {
   LISTS_DIR,
   LISTS_ENABLED: 'un_sc',
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
   WEBHOOK_ALLOW_HTTP: 'true',
 };
-// A name on the UN list (as in the shared consolidated.xml) and names no list holds.
+// A name on the UN list (as in the excerpt of consolidated.xml) and names no list holds.
 const LISTED = 'Eric Badege';
 const unlisted = (i: number) => `Nobody Listed ${i} ${randomBytes(4).toString('hex')}`;
 

@@ -1,13 +1,13 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOKS_PER_ACCOUNT_MAX } from '../../src/webhooks/webhook-policy.js';
 import { backends } from '../support/backends.js';
 import { accountWithUser, alertText, DashboardClient } from '../support/dashboard-client.js';
 import { isolatedBackend } from '../support/isolated-database.js';
+import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
 import { WebhookReceiver } from '../support/webhooks-receiver.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 /** The delivery receiver is on 127.0.0.1 over http: only these escape hatches let the service reach it. */
 const LOCAL_RECEIVERS = {
   LISTS_DIR,

@@ -4,9 +4,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, backends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { ListServer } from '../support/list-server.js';
+import { FIXTURE_ENTITY_COUNTS, FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
+const UN_COUNT = FIXTURE_ENTITY_COUNTS.un_sc;
 const UN_XML = readFileSync(path.join(LISTS_DIR, 'consolidated.xml'));
 const EU_XML = readFileSync(path.join(LISTS_DIR, 'xmlFullSanctionsList_1_1.xml'));
 const EU_LOGIN_PAGE = `<!DOCTYPE html><html><head><title>EU Login</title></head>
@@ -68,9 +70,13 @@ describe.each(backends())('official lists: fetching and refresh ($name)', (share
     const { body } = await api.admin('GET', '/admin/v1/lists');
     const byId = Object.fromEntries(body.data.map((list: { id: string }) => [list.id, list]));
     expect(Object.keys(byId).sort()).toEqual(['eu_fsf', 'ofac_cons', 'uk_fcdo', 'un_sc']);
-    expect(byId.un_sc).toMatchObject({ state: 'fresh', entity_count: 1003, list_date: '2026-02-27' });
+    expect(byId.un_sc).toMatchObject({ state: 'fresh', entity_count: UN_COUNT, list_date: '2026-02-27' });
     expect(byId.un_sc.version).toMatch(/^[0-9a-f]{64}$/);
-    expect(byId.ofac_cons).toMatchObject({ state: 'fresh', entity_count: 442, format: 'ofac_legacy_csv' });
+    expect(byId.ofac_cons).toMatchObject({
+      state: 'fresh',
+      entity_count: FIXTURE_ENTITY_COUNTS.ofac_cons,
+      format: 'ofac_legacy_csv',
+    });
     expect(byId.eu_fsf).toMatchObject({ state: 'fresh', entity_count: 5 });
     expect(byId.uk_fcdo).toMatchObject({ state: 'fresh', entity_count: 5, last_outcome: 'accepted' });
     const health = await api.request('GET', '/v1/health');
@@ -86,7 +92,7 @@ describe.each(backends())('official lists: fetching and refresh ($name)', (share
     server.serve('/etag/consolidated.xml', { body: UN_XML });
     const api = await start({ LISTS_ENABLED: 'un_sc', LIST_URL_UN_SC: server.url('/etag/consolidated.xml') });
     const first = await refresh(api, 'un_sc');
-    expect(first).toMatchObject({ outcome: 'accepted', list: { state: 'fresh', entity_count: 1003 } });
+    expect(first).toMatchObject({ outcome: 'accepted', list: { state: 'fresh', entity_count: UN_COUNT } });
     const second = await refresh(api, 'un_sc');
     expect(second.outcome).toBe('unchanged');
     expect(second.list.version).toBe(first.list.version);
@@ -109,13 +115,15 @@ describe.each(backends())('official lists: fetching and refresh ($name)', (share
       headers: { location: 'http://lists.example.invalid/consolidated.xml' },
     });
     const refused = await refresh(api, 'un_sc', '?force=true');
-    expect(refused).toMatchObject({ outcome: 'failed', list: { state: 'failed', entity_count: 1003 } });
+    expect(refused).toMatchObject({ outcome: 'failed', list: { state: 'failed', entity_count: UN_COUNT } });
     expect(refused.list.last_error).toMatch(/another host \(lists\.example\.invalid\)/);
     expect(refused.list.version).toBe(accepted.list.version);
   });
 
   it('fails a download over the size cap', async () => {
-    server.serve('/big/consolidated.xml', { body: UN_XML });
+    // The excerpt with a comment after its root element that takes it past one megabyte.
+    const big = Buffer.concat([UN_XML, Buffer.from(`<!-- ${'padding '.repeat(150_000)}-->\n`)]);
+    server.serve('/big/consolidated.xml', { body: big });
     const api = await start({
       LISTS_ENABLED: 'un_sc',
       LIST_URL_UN_SC: server.url('/big/consolidated.xml'),
@@ -165,13 +173,13 @@ describe.each(backends())('official lists: fetching and refresh ($name)', (share
     const accepted = await refresh(api, 'un_sc');
     server.serve('/shrink/consolidated.xml', { body: shrunkenUnList() });
     const rejected = await refresh(api, 'un_sc');
-    expect(rejected).toMatchObject({ outcome: 'rejected', list: { state: 'stale', entity_count: 1003 } });
+    expect(rejected).toMatchObject({ outcome: 'rejected', list: { state: 'stale', entity_count: UN_COUNT } });
     expect(rejected.list.version).toBe(accepted.list.version);
-    expect(rejected.list.last_error).toMatch(/fewer than the 1003 in service/);
+    expect(rejected.list.last_error).toMatch(new RegExp(`fewer than the ${UN_COUNT} in service`));
     expect((await api.request('GET', '/v1/health')).body.sources).toEqual({ un_sc: 'slow' });
     const forced = await api.admin('POST', '/admin/v1/lists/un_sc/refresh', { force: true });
     expect(forced.body).toMatchObject({ outcome: 'accepted', list: { state: 'fresh', last_error: null } });
-    expect(forced.body.list.entity_count).toBeLessThan(800);
+    expect(forced.body.list.entity_count).toBeLessThan(0.8 * UN_COUNT);
     expect(forced.body.list.version).not.toBe(accepted.list.version);
   });
 

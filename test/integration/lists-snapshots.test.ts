@@ -12,9 +12,11 @@ import { openDatabase } from '../../src/store/database.js';
 import { type Backend, backends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { ListServer } from '../support/list-server.js';
+import { FIXTURE_ENTITY_COUNTS, FIXTURE_LISTS_DIR, itWithRealLists } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
+const UN_COUNT = FIXTURE_ENTITY_COUNTS.un_sc;
 const UNREACHABLE = 'http://127.0.0.1:9/';
 
 describe.each(backends())('official lists: snapshots and swap ($name)', (shared) => {
@@ -75,10 +77,13 @@ describe.each(backends())('official lists: snapshots and swap ($name)', (shared)
     expect(after.map((l: { state: string }) => l.state)).toEqual(['fresh', 'fresh']);
     expect(server.requests.length).toBe(requestsBefore);
     const view = second.api.runtime.ctx.lists.view();
-    expect(view.lists.get('un_sc')?.entities).toHaveLength(1003);
+    expect(view.lists.get('un_sc')?.entities).toHaveLength(UN_COUNT);
     expect(view.entity(`uk_fcdo:${ukEntity.source_id}`)).toEqual(ukEntity);
     const failed = await second.api.admin('POST', '/admin/v1/lists/un_sc/refresh');
-    expect(failed.body).toMatchObject({ outcome: 'failed', list: { state: 'failed', entity_count: 1003 } });
+    expect(failed.body).toMatchObject({
+      outcome: 'failed',
+      list: { state: 'failed', entity_count: UN_COUNT },
+    });
     expect(failed.body.list.version).toBe(before[0].version);
   });
 
@@ -98,49 +103,53 @@ describe.each(backends())('official lists: snapshots and swap ($name)', (shared)
     const oldVersion = held.lists.get('un_sc')?.meta.version;
     server.serve('/un/consolidated.xml', { body: smaller });
     const swapped = await api.admin('POST', '/admin/v1/lists/un_sc/refresh');
-    expect(swapped.body).toMatchObject({ outcome: 'accepted', list: { entity_count: 1002 } });
+    expect(swapped.body).toMatchObject({ outcome: 'accepted', list: { entity_count: UN_COUNT - 1 } });
     expect(held.lists.get('un_sc')?.meta.version).toBe(oldVersion);
-    expect(held.lists.get('un_sc')?.entities).toHaveLength(1003);
-    expect(api.runtime.ctx.lists.view().lists.get('un_sc')?.entities).toHaveLength(1002);
+    expect(held.lists.get('un_sc')?.entities).toHaveLength(UN_COUNT);
+    expect(api.runtime.ctx.lists.view().lists.get('un_sc')?.entities).toHaveLength(UN_COUNT - 1);
   });
 
   // Three full parses of the biggest lists and two loads of everything: minutes on a busy machine.
-  it('parses and stores every list of the mirror, big ones included, and reloads them from the database', async () => {
-    const db = await durableDatabase();
-    const first = await start(db, { LISTS_ENABLED: 'all', LISTS_DIR });
-    const refreshed = await first.api.admin('POST', '/admin/v1/lists/ofac_sdn/refresh');
-    expect(refreshed.body).toMatchObject({ outcome: 'accepted', list: { entity_count: 13821 } });
-    for (const id of ['uk_ofsi', 'us_csl']) await first.api.admin('POST', `/admin/v1/lists/${id}/refresh`);
-    const before = (await first.api.admin('GET', '/admin/v1/lists')).body.data;
-    // SDN goes to the database in several chunks, none of them anywhere near the whole list.
-    const chunks = await first.api.runtime.ctx.db
-      .selectFrom('list_snapshot_chunks as c')
-      .innerJoin('list_states as s', 's.snapshot_id', 'c.snapshot_id')
-      .where('s.list_id', '=', 'ofac_sdn')
-      .select(['c.entity_count', sql<number>`octet_length(c.names) + octet_length(c.records)`.as('bytes')])
-      .execute();
-    expect(chunks.length).toBeGreaterThan(2);
-    expect(chunks.reduce((sum, chunk) => sum + chunk.entity_count, 0)).toBe(13821);
-    for (const chunk of chunks) expect(Number(chunk.bytes)).toBeLessThan(1024 * 1024);
-    const counts = Object.fromEntries(
-      before.map((l: { id: string; entity_count: number }) => [l.id, l.entity_count]),
-    );
-    expect(counts).toMatchObject({ ofac_sdn: 13821, uk_ofsi: 4688 });
-    // The CSL's copies of OFAC's lists are left out while OFAC's own lists are enabled.
-    expect(counts.us_csl).toBeLessThan(14_160 - 10_026);
-    await first.close();
+  itWithRealLists(
+    'parses and stores every list of the mirror, big ones included, and reloads them from the database',
+    async (realListsDir) => {
+      const db = await durableDatabase();
+      const first = await start(db, { LISTS_ENABLED: 'all', LISTS_DIR: realListsDir });
+      const refreshed = await first.api.admin('POST', '/admin/v1/lists/ofac_sdn/refresh');
+      expect(refreshed.body).toMatchObject({ outcome: 'accepted', list: { entity_count: 13821 } });
+      for (const id of ['uk_ofsi', 'us_csl']) await first.api.admin('POST', `/admin/v1/lists/${id}/refresh`);
+      const before = (await first.api.admin('GET', '/admin/v1/lists')).body.data;
+      // SDN goes to the database in several chunks, none of them anywhere near the whole list.
+      const chunks = await first.api.runtime.ctx.db
+        .selectFrom('list_snapshot_chunks as c')
+        .innerJoin('list_states as s', 's.snapshot_id', 'c.snapshot_id')
+        .where('s.list_id', '=', 'ofac_sdn')
+        .select(['c.entity_count', sql<number>`octet_length(c.names) + octet_length(c.records)`.as('bytes')])
+        .execute();
+      expect(chunks.length).toBeGreaterThan(2);
+      expect(chunks.reduce((sum, chunk) => sum + chunk.entity_count, 0)).toBe(13821);
+      for (const chunk of chunks) expect(Number(chunk.bytes)).toBeLessThan(1024 * 1024);
+      const counts = Object.fromEntries(
+        before.map((l: { id: string; entity_count: number }) => [l.id, l.entity_count]),
+      );
+      expect(counts).toMatchObject({ ofac_sdn: 13821, uk_ofsi: 4688 });
+      // The CSL's copies of OFAC's lists are left out while OFAC's own lists are enabled.
+      expect(counts.us_csl).toBeLessThan(14_160 - 10_026);
+      await first.close();
 
-    const second = await start(db, { LISTS_ENABLED: 'all', LISTS_DIR: path.join(db.dataDir, 'none') });
-    const after = (await second.api.admin('GET', '/admin/v1/lists')).body.data;
-    expect(
-      after.filter((l: { version: string | null }) => l.version !== null).map((l: { id: string }) => l.id),
-    ).toEqual(['ofac_sdn', 'uk_ofsi', 'us_csl']);
-    const sdn = second.api.runtime.ctx.lists.view().lists.get('ofac_sdn');
-    expect(sdn?.entities).toHaveLength(13821);
-    expect(sdn?.entities.at(0)).toEqual(
-      first.api.runtime.ctx.lists.view().lists.get('ofac_sdn')?.entities.at(0),
-    );
-  }, 180_000);
+      const second = await start(db, { LISTS_ENABLED: 'all', LISTS_DIR: path.join(db.dataDir, 'none') });
+      const after = (await second.api.admin('GET', '/admin/v1/lists')).body.data;
+      expect(
+        after.filter((l: { version: string | null }) => l.version !== null).map((l: { id: string }) => l.id),
+      ).toEqual(['ofac_sdn', 'uk_ofsi', 'us_csl']);
+      const sdn = second.api.runtime.ctx.lists.view().lists.get('ofac_sdn');
+      expect(sdn?.entities).toHaveLength(13821);
+      expect(sdn?.entities.at(0)).toEqual(
+        first.api.runtime.ctx.lists.view().lists.get('ofac_sdn')?.entities.at(0),
+      );
+    },
+    180_000,
+  );
 
   it('a version stored as one blob, before chunked snapshots, still loads after an upgrade and screens', async () => {
     const db = await durableDatabase();
@@ -221,12 +230,12 @@ describe.each(backends())('official lists: snapshots and swap ($name)', (shared)
       .orderBy('v.entity_count', 'desc')
       .execute();
     expect(rows.map((row) => [row.entity_count, Number(row.chunks) > 0])).toEqual([
-      [1003, false],
-      [1002, true],
-      [1001, true],
-      [1000, true],
+      [UN_COUNT, false],
+      [UN_COUNT - 1, true],
+      [UN_COUNT - 2, true],
+      [UN_COUNT - 3, true],
     ]);
-    expect(api.runtime.ctx.lists.view().lists.get('un_sc')?.entities).toHaveLength(1000);
+    expect(api.runtime.ctx.lists.view().lists.get('un_sc')?.entities).toHaveLength(UN_COUNT - 3);
   });
 });
 

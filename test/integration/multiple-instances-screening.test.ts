@@ -6,9 +6,10 @@ import { describeWithSharedBackends } from '../support/backends.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { ListServer } from '../support/list-server.js';
+import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 /** The smallest official list of the mirror (five designations): quick to parse, index and store. */
 const UK_LIST_FILE = 'UK-Sanctions-List.xml';
 const UK_XML = readFileSync(path.join(LISTS_DIR, UK_LIST_FILE), 'utf8');

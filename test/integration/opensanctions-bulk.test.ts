@@ -6,22 +6,22 @@ import { listSettingsFromConfig } from '../../src/sources/lists/list-settings.js
 import { type Backend, backends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { ListServer } from '../support/list-server.js';
+import { describeWithRealData, FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
 
-const DATA_DIR = path.resolve(process.cwd(), '../shared/data');
-const LISTS_DIR = path.join(DATA_DIR, 'lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 
 /**
- * One export made of the three shared FtM files (423 + 14 + 6 targets), as OpenSanctions would
- * publish one collection: the Wikidata PEPs and the two sanctions samples, line after line.
+ * One export made of the three real FtM samples of TEST_DATA_DIR (423 + 14 + 6 targets), as
+ * OpenSanctions would publish one collection: the Wikidata PEPs and the two sanctions samples.
  */
-function combinedExport(): Buffer {
+function combinedExport(dataDir: string): Buffer {
   const files = [
     'pep/wikidata_saudi_peps.ftm.jsonl',
     'opensanctions/sanctions_sample_zala.ftm.jsonl',
     'opensanctions/sanctions_sample_t1.ftm.jsonl',
   ];
-  return Buffer.from(files.map((file) => readFileSync(path.join(DATA_DIR, file), 'utf8').trim()).join('\n'));
+  return Buffer.from(files.map((file) => readFileSync(path.join(dataDir, file), 'utf8').trim()).join('\n'));
 }
 
 describe('OpenSanctions mode settings', () => {
@@ -53,91 +53,93 @@ describe.each(backends())('OpenSanctions while bulk mode is off ($name)', (backe
   });
 });
 
-describe.each(backends())('OpenSanctions in bulk mode ($name)', (shared) => {
-  let backend: Backend;
-  let drop: () => Promise<void>;
-  let server: ListServer;
-  let api: TestApp;
+describeWithRealData('OpenSanctions in bulk mode on the real samples', (dataDir) => {
+  describe.each(backends())('OpenSanctions in bulk mode ($name)', (shared) => {
+    let backend: Backend;
+    let drop: () => Promise<void>;
+    let server: ListServer;
+    let api: TestApp;
 
-  beforeAll(async () => {
-    ({ backend, drop } = await isolatedBackend(shared));
-    server = await ListServer.start();
-    server.serve('/entities.ftm.json', { body: combinedExport() });
-    api = await TestApp.start(backend, {
-      env: {
-        OPENSANCTIONS_MODE: 'bulk',
-        LIST_URL_OPENSANCTIONS: server.url('/entities.ftm.json'),
-        // EU's own list, read from the shared mirror, is what an OpenSanctions entry can confirm.
-        LISTS_DIR,
-        LISTS_ENABLED: 'eu_fsf',
-      },
+    beforeAll(async () => {
+      ({ backend, drop } = await isolatedBackend(shared));
+      server = await ListServer.start();
+      server.serve('/entities.ftm.json', { body: combinedExport(dataDir) });
+      api = await TestApp.start(backend, {
+        env: {
+          OPENSANCTIONS_MODE: 'bulk',
+          LIST_URL_OPENSANCTIONS: server.url('/entities.ftm.json'),
+          // EU's own list, read from its excerpt, is what an OpenSanctions entry can confirm.
+          LISTS_DIR,
+          LISTS_ENABLED: 'eu_fsf',
+        },
+      });
+      await api.runtime.ctx.lists.settled();
+    }, 180_000);
+    afterAll(async () => {
+      await api?.close();
+      await server?.close();
+      await drop?.();
     });
-    await api.runtime.ctx.lists.settled();
-  }, 180_000);
-  afterAll(async () => {
-    await api?.close();
-    await server?.close();
-    await drop?.();
-  });
 
-  const screen = (key: string, body: unknown) => api.request('POST', '/v1/screen', { key, body });
-  /** The OpenSanctions flag of a person screened by a fresh account. */
-  const flagOf = async (name: string) => {
-    const { key } = await api.createAccount();
-    const response = await screen(key, { query: name, type: 'person' });
-    return response.body.flags.find((f: any) => f.source === 'opensanctions');
-  };
+    const screen = (key: string, body: unknown) => api.request('POST', '/v1/screen', { key, body });
+    /** The OpenSanctions flag of a person screened by a fresh account. */
+    const flagOf = async (name: string) => {
+      const { key } = await api.createAccount();
+      const response = await screen(key, { query: name, type: 'person' });
+      return response.body.flags.find((f: any) => f.source === 'opensanctions');
+    };
 
-  it('downloads the export, stores it as a version and reports it like an official list', async () => {
-    const { body } = await api.admin('GET', '/admin/v1/lists');
-    const opensanctions = body.data.find((list: { id: string }) => list.id === 'opensanctions');
-    expect(opensanctions).toMatchObject({
-      state: 'fresh',
-      format: 'ftm_entities',
-      entity_count: 443,
-      list_date: '2026-04-29',
-      last_outcome: 'accepted',
+    it('downloads the export, stores it as a version and reports it like an official list', async () => {
+      const { body } = await api.admin('GET', '/admin/v1/lists');
+      const opensanctions = body.data.find((list: { id: string }) => list.id === 'opensanctions');
+      expect(opensanctions).toMatchObject({
+        state: 'fresh',
+        format: 'ftm_entities',
+        entity_count: 443,
+        list_date: '2026-04-29',
+        last_outcome: 'accepted',
+      });
+      expect(server.requests.filter((r) => r.path === '/entities.ftm.json')).toHaveLength(1);
+      const health = await api.request('GET', '/v1/health');
+      expect(health.body.sources).toMatchObject({ opensanctions: 'up', eu_fsf: 'up' });
     });
-    expect(server.requests.filter((r) => r.path === '/entities.ftm.json')).toHaveLength(1);
-    const health = await api.request('GET', '/v1/health');
-    expect(health.body.sources).toMatchObject({ opensanctions: 'up', eu_fsf: 'up' });
-  });
 
-  it('finds a PEP of the Wikidata file by name, as a pep flag with the office he holds', async () => {
-    const { key } = await api.createAccount();
-    const response = await screen(key, { query: 'Sani Yaya', type: 'person' });
-    expect(response.status).toBe(200);
-    expect(response.body.sources_queried.sort()).toEqual(['eu_fsf', 'opensanctions']);
-    const flag = response.body.flags.find((f: any) => f.source === 'opensanctions');
-    expect(flag).toMatchObject({ type: 'pep', list: 'SA_WIKI_PEPS_V2', match_score: 1 });
-    expect(flag.details).toMatchObject({
-      entity_id: 'Q88219141',
-      schema: 'Person',
-      caption: 'Sani Yaya',
-      matched_name: 'Sani Yaya',
-      positions: [{ name: 'Minister of Finance', start_date: '2016-08-01' }],
+    it('finds a PEP of the Wikidata file by name, as a pep flag with the office he holds', async () => {
+      const { key } = await api.createAccount();
+      const response = await screen(key, { query: 'Sani Yaya', type: 'person' });
+      expect(response.status).toBe(200);
+      expect(response.body.sources_queried.sort()).toEqual(['eu_fsf', 'opensanctions']);
+      const flag = response.body.flags.find((f: any) => f.source === 'opensanctions');
+      expect(flag).toMatchObject({ type: 'pep', list: 'SA_WIKI_PEPS_V2', match_score: 1 });
+      expect(flag.details).toMatchObject({
+        entity_id: 'Q88219141',
+        schema: 'Person',
+        caption: 'Sani Yaya',
+        matched_name: 'Sani Yaya',
+        positions: [{ name: 'Minister of Finance', start_date: '2016-08-01' }],
+      });
+      expect(flag.details.match_explanation.method).toBe('exact');
+      expect(response.body.sources_matched).toEqual(['opensanctions']);
+      expect(response.body).toMatchObject({ risk_score: 40, risk_level: 'medium' });
     });
-    expect(flag.details.match_explanation.method).toBe('exact');
-    expect(response.body.sources_matched).toEqual(['opensanctions']);
-    expect(response.body).toMatchObject({ risk_score: 40, risk_level: 'medium' });
-  });
 
-  it('flags a sanctioned target as watchlist, confirming the EU list this instance loads itself', async () => {
-    expect(await flagOf('Vitaly Yurievich KUZMENKO')).toMatchObject({
-      type: 'watchlist',
-      list: 'EU_FSF',
-      match_score: 1,
-      details: { entity_id: 'NK-2Ka3UvopqbpZmVDFjWd4LA', confirms: ['eu_fsf'], topics: ['sanction'] },
+    it('flags a sanctioned target as watchlist, confirming the EU list this instance loads itself', async () => {
+      expect(await flagOf('Vitaly Yurievich KUZMENKO')).toMatchObject({
+        type: 'watchlist',
+        list: 'EU_FSF',
+        match_score: 1,
+        details: { entity_id: 'NK-2Ka3UvopqbpZmVDFjWd4LA', confirms: ['eu_fsf'], topics: ['sanction'] },
+      });
     });
-  });
 
-  it('flags a target sanctioned only by lists not loaded here as watchlist, without confirms', async () => {
-    const flag = await flagOf('Abashkin Konstantin');
-    expect(flag).toMatchObject({
-      type: 'watchlist',
-      list: 'UA_NSDC_SANCTIONS',
-      details: { entity_id: 'NK-mCEmxFfuhfdjpC8gsxH74o', topics: ['sanction'] },
+    it('flags a target sanctioned only by lists not loaded here as watchlist, without confirms', async () => {
+      const flag = await flagOf('Abashkin Konstantin');
+      expect(flag).toMatchObject({
+        type: 'watchlist',
+        list: 'UA_NSDC_SANCTIONS',
+        details: { entity_id: 'NK-mCEmxFfuhfdjpC8gsxH74o', topics: ['sanction'] },
+      });
+      expect(flag.details.confirms).toBeUndefined();
     });
-    expect(flag.details.confirms).toBeUndefined();
   });
 });

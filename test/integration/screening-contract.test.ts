@@ -12,9 +12,10 @@ import { MemoryResultCache, RedisResultCache, type ResultCache } from '../../src
 import { type Backend, backends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { ListServer } from '../support/list-server.js';
+import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 
 /** Stand-ins for remote providers, which tests may not reach: one that fails, one that never answers. */
 function failingProvider(id: string, behaviour: 'throws' | 'hangs'): Source {

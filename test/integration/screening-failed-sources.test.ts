@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, backends } from '../support/backends.js';
 import { accountWithUser, DashboardClient } from '../support/dashboard-client.js';
 import { isolatedBackend } from '../support/isolated-database.js';
+import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
 import { WebhookReceiver } from '../support/webhooks-receiver.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
-/** On the UN list of the shared mirror. */
+const LISTS_DIR = FIXTURE_LISTS_DIR;
+/** On the UN list (and in its excerpt among the fixtures). */
 const LISTED = { query: 'Saddam Hussein Al-Tikriti', type: 'person' };
 const NOT_LOADED = [{ source: 'eu_fsf', reason: 'unavailable' }];
 

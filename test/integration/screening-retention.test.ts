@@ -1,13 +1,13 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RetentionPurge } from '../../src/screening/retention-purge.js';
 import { purgeScreenings, retentionCutoff } from '../../src/screening/screening-store.js';
 import { type Backend, backends } from '../support/backends.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedBackend } from '../support/isolated-database.js';
+import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 
 describe.each(backends())('screening retention ($name)', (shared) => {
   let backend: Backend;

@@ -1,12 +1,12 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListEntity } from '../../src/sources/list-entity.js';
 import { type Backend, backends } from '../support/backends.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedBackend } from '../support/isolated-database.js';
+import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 const ALL_LISTS = 'ofac_sdn,ofac_cons,un_sc,eu_fsf,uk_fcdo,uk_ofsi,us_csl';
 
 /** A name of the entry worth screening: its primary name, if it has two words or more in Latin script. */

@@ -1,10 +1,10 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DASHBOARD_CONTENT_SECURITY_POLICY } from '../../src/dashboard/security-headers.js';
 import { backends } from '../support/backends.js';
 import { KNOWN_ROUTES } from '../support/hostile-app.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { OpenApiContract } from '../support/openapi-contract.js';
+import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import type { RecordedRoute } from '../support/route-table.js';
 import {
   createTenant,
@@ -38,7 +38,7 @@ vi.mock('fastify', async (importOriginal) => {
   return recordingFastify(await importOriginal(), recorded);
 });
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 
 interface Cell {
   route: RecordedRoute;

@@ -13,10 +13,11 @@ import { maxRetryJitterMs } from '../../src/webhooks/retry-schedule.js';
 import { type Backend, backends } from '../support/backends.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedBackend } from '../support/isolated-database.js';
+import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
 import { type ReceivedWebhook, WebhookReceiver } from '../support/webhooks-receiver.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 /** The receivers are on 127.0.0.1 over http: only these escape hatches let the service reach them. */
 const LOCAL_RECEIVERS = {
   LISTS_DIR,

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { claimDueDeliveries } from '../../src/webhooks/delivery-queue.js';
 import { describeWithSharedBackends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
+import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
 import { WebhookReceiver } from '../support/webhooks-receiver.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 
 // Two instances sharing one PostgreSQL database (a schema of their own) and one SECRET_KEY, as
 // behind a load balancer: both run a delivery worker over the same outbox.

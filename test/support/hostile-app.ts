@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { expect } from 'vitest';
 import { DASHBOARD_PREFIX } from '../../src/dashboard/paths.js';
 import { EndpointGuard, type Resolve } from '../../src/webhooks/endpoint-guard.js';
@@ -7,10 +6,11 @@ import { WebhookService } from '../../src/webhooks/webhook-service.js';
 import { WebhookSubscriptions } from '../../src/webhooks/webhook-subscriptions.js';
 import type { Backend } from './backends.js';
 import { isolatedBackend } from './isolated-database.js';
+import { FIXTURE_LISTS_DIR } from './real-lists.js';
 import type { RecordedRoute } from './route-table.js';
 import { TEST_ADMIN_TOKEN, TestApp } from './test-app.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 /** The smallest official list: screenings and batches have a real source to run against. */
 const FIXTURE_LIST = 'uk_fcdo';
 /** A public address literal: registering it resolves nothing, and its account never screens. */

@@ -1,14 +1,14 @@
-import path from 'node:path';
 import { expect } from 'vitest';
 import type { PlanId } from '../../src/accounts/plans.js';
 import type { Flag } from '../../src/sources/flag.js';
 import type { Backend } from './backends.js';
 import { isolatedBackend } from './isolated-database.js';
 import { ProviderServer } from './provider-server.js';
+import { FIXTURE_LISTS_DIR } from './real-lists.js';
 import { type ApiResponse, TestApp } from './test-app.js';
 
-/** The shared mirror of the official lists: small excerpts that load at once. */
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+/** The committed excerpts of the official lists: small, so they load at once. */
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 /** The providers' time budget in these tests: small, so that a provider that fails costs a second. */
 export const PROVIDER_TEST_BUDGET_MS = 1_000;
 

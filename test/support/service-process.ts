@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { FIXTURE_LISTS_DIR } from './real-lists.js';
 
 /** A free TCP port on 127.0.0.1 (asked of the OS, then released). */
 export async function freePort(): Promise<number> {
@@ -27,8 +28,8 @@ export function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     HOME: process.env.HOME,
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
-    // The lists come from the shared mirror folder: the tests never reach the official addresses.
-    LISTS_DIR: path.resolve(process.cwd(), '../shared/data/lists'),
+    // The lists come from the excerpts committed with the tests: never the official addresses.
+    LISTS_DIR: FIXTURE_LISTS_DIR,
     LISTS_ENABLED: 'un_sc,eu_fsf,uk_fcdo',
     GDELT_ENABLED: 'false',
     GLEIF_ENABLED: 'false',

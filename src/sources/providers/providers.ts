@@ -25,7 +25,7 @@ export function buildProviderSources(deps: ProviderDeps): ProviderSource[] {
   const http = (provider: string) =>
     new ProviderHttp({ provider, timeoutMs: settings.timeoutMs, concurrency: settings.concurrency });
   const adapters: ProviderAdapter[] = [];
-  // Adapters are added here, one line each, in the order of DESIGN.md §5's source list.
+  // Adapters are added here, one line each, in the order of KNOWN_SOURCE_IDS (source-ids.ts).
   if (settings.opensanctionsApi.enabled)
     adapters.push(
       new OpenSanctionsApiAdapter(http('opensanctions'), settings.opensanctionsApi, deps.enabledLists),

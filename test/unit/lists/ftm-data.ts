@@ -5,15 +5,27 @@ import type {
   ListParseOptions,
   ListParseResult,
 } from '../../../src/sources/lists/parsers/types.js';
+import { FIXTURE_FTM_DIR } from '../../support/real-lists.js';
 import { parserFor } from './mirror.js';
 
-/** The shared FollowTheMoney files (never copied into the project). */
-const DATA_DIR = path.resolve(process.cwd(), '../shared/data');
-export const PEP_FILE = path.join(DATA_DIR, 'pep/wikidata_saudi_peps.ftm.jsonl');
-export const ZALA_FILE = path.join(DATA_DIR, 'opensanctions/sanctions_sample_zala.ftm.jsonl');
-export const EU_SAMPLE_FILE = path.join(DATA_DIR, 'opensanctions/sanctions_sample_t1.ftm.jsonl');
+/** An excerpt of the Wikidata PEP file (CC0): the persons the tests name, their offices and families. */
+export const PEP_FILE = path.join(FIXTURE_FTM_DIR, 'wikidata_saudi_peps_excerpt.ftm.jsonl');
+/** A sanctions export written by hand for the tests (test/fixtures/README.md). */
+export const HANDMADE_FILE = path.join(FIXTURE_FTM_DIR, 'sanctions_handmade.ftm.jsonl');
 
-/** The lines of a shared file, each parsed: for deriving variants in a test. */
+/**
+ * The whole samples in the folder TEST_DATA_DIR names: the Wikidata PEP file, and OpenSanctions'
+ * samples, whose licence (CC BY-NC) keeps them out of the repository.
+ */
+export function realFtmFiles(dataDir: string) {
+  return {
+    PEP_FILE: path.join(dataDir, 'pep/wikidata_saudi_peps.ftm.jsonl'),
+    ZALA_FILE: path.join(dataDir, 'opensanctions/sanctions_sample_zala.ftm.jsonl'),
+    EU_SAMPLE_FILE: path.join(dataDir, 'opensanctions/sanctions_sample_t1.ftm.jsonl'),
+  };
+}
+
+/** The lines of a file, each parsed: for deriving variants in a test. */
 export function ftmLines(file: string): any[] {
   return readFileSync(file, 'utf8')
     .split('\n')
@@ -31,7 +43,7 @@ export function parseFtm(
   return parser.parse(new Map([[parser.files[0]!.name, input]]), options);
 }
 
-/** Parses a shared file streamed from disk, as the refresh would. */
+/** Parses a file streamed from disk, as the refresh would. */
 export function parseFtmFile(file: string): Promise<ListParseResult> {
   return parseFtm(createReadStream(file));
 }

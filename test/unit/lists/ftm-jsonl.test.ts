@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ListParseResult } from '../../../src/sources/lists/parsers/types.js';
-import { EU_SAMPLE_FILE, ftmLines, PEP_FILE, parseFtmFile, ZALA_FILE } from './ftm-data.js';
+import { describeWithRealData } from '../../support/real-lists.js';
+import { ftmLines, HANDMADE_FILE, PEP_FILE, parseFtmFile, realFtmFiles } from './ftm-data.js';
 import { entityById } from './mirror.js';
 
-describe('OpenSanctions FtM export: the Wikidata PEP file', () => {
+describeWithRealData('OpenSanctions FtM export: the whole Wikidata PEP file', (dataDir) => {
+  const { PEP_FILE } = realFtmFiles(dataDir);
   let peps: ListParseResult;
   beforeAll(async () => {
     peps = await parseFtmFile(PEP_FILE);
@@ -29,6 +31,40 @@ describe('OpenSanctions FtM export: the Wikidata PEP file', () => {
     // 141 distinct persons are an Occupancy's holder in the file (counted with a separate script).
     const holders = peps.entities.filter((e) => (e.positions ?? []).length > 0);
     expect(holders).toHaveLength(141);
+    expect(peps.entities.every((e) => (e.topics ?? []).length === 0)).toBe(true);
+  });
+});
+
+describe('OpenSanctions FtM export: the Wikidata PEP file', () => {
+  let peps: ListParseResult;
+  beforeAll(async () => {
+    peps = await parseFtmFile(PEP_FILE);
+  });
+
+  it('reads only the target persons of the excerpt, named after their dataset and dated by the export', () => {
+    // The excerpt: 22 Person (18 targets, 4 relatives named by Family links only), 7 Occupancy,
+    // 1 Position and 85 Family lines.
+    expect(peps.counts).toMatchObject({ entities: 18, records: 115, skipped: 0 });
+    expect(peps.counts.byKind).toMatchObject({ person: 18, organization: 0 });
+    expect(peps.listDate).toBe('2024-03-14');
+    expect(peps.warnings).toEqual([]);
+    expect(peps.entities.every((e) => e.source === 'opensanctions' && e.list === 'SA_WIKI_PEPS_V2')).toBe(
+      true,
+    );
+    const relative = ftmLines(PEP_FILE).find((e) => e.schema === 'Person' && e.target === false);
+    expect(peps.entities.some((e) => e.source_id === relative.id)).toBe(false);
+  });
+
+  it('gives every holder of an Occupancy its positions, and no one else, though the file has no topics', () => {
+    const lines = ftmLines(PEP_FILE);
+    const holderIds = new Set(
+      lines.filter((e) => e.schema === 'Occupancy').flatMap((e) => e.properties.holder as string[]),
+    );
+    const holders = peps.entities.filter((e) => (e.positions ?? []).length > 0);
+    expect(holders.map((e) => e.source_id).sort()).toEqual(
+      [...holderIds].filter((id) => peps.entities.some((e) => e.source_id === id)).sort(),
+    );
+    expect(holders.length).toBeGreaterThan(10);
     expect(peps.entities.every((e) => (e.topics ?? []).length === 0)).toBe(true);
     // One Occupancy of his own, no Position linked, one position stated: they are the same office.
     expect(entityById(peps, 'Q88219141').positions).toEqual([
@@ -78,7 +114,50 @@ describe('OpenSanctions FtM export: the Wikidata PEP file', () => {
   });
 });
 
-describe('OpenSanctions FtM export: the sanctions samples', () => {
+describe('OpenSanctions FtM export: a hand-written sanctions export', () => {
+  let export_: ListParseResult;
+  beforeAll(async () => {
+    export_ = await parseFtmFile(HANDMADE_FILE);
+  });
+
+  it('reads only the targets: a person and a company, and an organisation linked to one', () => {
+    expect(export_.counts).toMatchObject({ entities: 3, records: 9, skipped: 0 });
+    expect(export_.counts.byKind).toMatchObject({ person: 1, organization: 2 });
+    // The owner of a target, from a registry only, is not a target itself.
+    expect(export_.entities.some((e) => e.source_id === 'hm-company-northwind-holdings')).toBe(false);
+    expect(export_.listDate).toBe('2026-01-15');
+  });
+
+  it('joins a target with its Sanctions and its Address entity, and keeps topics and datasets', () => {
+    const orlovsky = entityById(export_, 'hm-person-orlovsky');
+    expect(orlovsky.names).toEqual([
+      { full: 'Dmitri Petrovich ORLOVSKY', type: 'primary' },
+      { full: 'Dmitriy Orlovskiy', type: 'aka' },
+    ]);
+    expect(orlovsky.programs).toEqual(['EU-RUS', 'GB-RUS']);
+    expect(orlovsky.topics).toEqual(['sanction']);
+    expect(orlovsky.datasets).toEqual(['eu_fsf', 'gb_hmt_sanctions', 'ext_ru_egrul']);
+    expect(orlovsky.list).toBe('EU_FSF');
+    // taxNumber and innCode hold the same number: one identifier.
+    expect(orlovsky.identifiers).toEqual([{ type: 'tax_id', value: '770000000142', label: 'taxNumber' }]);
+    expect(orlovsky.addresses).toEqual([
+      { full: '12 Harbour Lane, Flat 3, Testograd, 100001', city: 'Testograd', country: 'RU' },
+    ]);
+    expect(orlovsky.url).toBe('https://sanctions.example.org/entries/orlovsky');
+    expect(entityById(export_, 'hm-company-northwind').programs).toEqual(['US-RUSHAR']);
+  });
+
+  it('names an entity only in enrichment datasets after the first of them', () => {
+    expect(entityById(export_, 'hm-organization-friends')).toMatchObject({
+      kind: 'organization',
+      list: 'EXT_RU_EGRUL',
+      topics: ['sanction.linked'],
+    });
+  });
+});
+
+describeWithRealData('OpenSanctions FtM export: the sanctions samples', (dataDir) => {
+  const { ZALA_FILE, EU_SAMPLE_FILE } = realFtmFiles(dataDir);
   let zala: ListParseResult;
   let eu: ListParseResult;
   beforeAll(async () => {

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ListEntity } from '../../../src/sources/list-entity.js';
-import { ftmLines, jsonLines, PEP_FILE, parseFtm, ZALA_FILE } from './ftm-data.js';
+import { describeWithRealData } from '../../support/real-lists.js';
+import { ftmLines, jsonLines, parseFtm, realFtmFiles } from './ftm-data.js';
 import { entityById } from './mirror.js';
 
 const FADHLI = 'Q63183748';
@@ -12,7 +13,7 @@ function withoutProperty(entity: any, property: string): any {
 }
 
 /**
- * Two targets and their adjacent entities, taken from the shared files, in both export layouts.
+ * Two targets and their adjacent entities, taken from the real samples, in both export layouts.
  *
  * From pep/wikidata_saudi_peps.ftm.jsonl: Abdulrahman Al-Fadhli (Q63183748), his Occupancy (he is
  * its only holder, from 2016-01-01) and the Position "Minister of Environment, Water and
@@ -25,7 +26,8 @@ function withoutProperty(entity: any, property: string): any {
  * entities inside its properties (`positionOccupancies` > `post`, `sanctions`, `addressEntity`),
  * and the property of a nested entity that points back at its target left out.
  */
-function sample() {
+function sample(dataDir: string) {
+  const { PEP_FILE, ZALA_FILE } = realFtmFiles(dataDir);
   const pep = ftmLines(PEP_FILE);
   const zala = ftmLines(ZALA_FILE);
   const fadhli = pep.find((e) => e.id === FADHLI);
@@ -56,9 +58,9 @@ function sample() {
 
 const withoutRaw = ({ raw: _raw, ...entity }: ListEntity) => entity;
 
-describe('OpenSanctions FtM export: flat and nested layouts', () => {
+describeWithRealData('OpenSanctions FtM export: flat and nested layouts', (dataDir) => {
   it('a person whose Occupancy names its Position holds that position, dated, in either layout', async () => {
-    const { flat, nested } = sample();
+    const { flat, nested } = sample(dataDir);
     for (const [layout, lines] of [
       ['ftm_entities', flat],
       ['ftm_nested', nested],
@@ -71,7 +73,7 @@ describe('OpenSanctions FtM export: flat and nested layouts', () => {
   });
 
   it('the nested layout yields the same entities as the flat one, only its raw records are nested', async () => {
-    const { flat, nested, sanctionCount } = sample();
+    const { flat, nested, sanctionCount } = sample(dataDir);
     expect(sanctionCount).toBe(13);
     const fromFlat = await parseFtm(jsonLines(flat));
     const fromNested = await parseFtm(jsonLines(nested), {}, 'ftm_nested');
@@ -85,7 +87,7 @@ describe('OpenSanctions FtM export: flat and nested layouts', () => {
   });
 
   it('either file name may hold either layout: the layout is recognised line by line', async () => {
-    const { nested } = sample();
+    const { nested } = sample(dataDir);
     const parsed = await parseFtm(jsonLines(nested), {}, 'ftm_entities');
     expect(entityById(parsed, FADHLI).positions?.[0]?.name).toBe(
       'Minister of Environment, Water and Agriculture',

@@ -6,18 +6,22 @@ import type {
   ListParseOptions,
   ListParseResult,
 } from '../../../src/sources/lists/parsers/types.js';
+import { FIXTURE_LISTS_DIR } from '../../support/real-lists.js';
 
-/** The shared mirror of real list files (never copied into the project). */
-export const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+/**
+ * The mirror the parser tests read by default: the committed excerpts of the official files. The
+ * tests of whole-list counts pass the folder of the whole files instead (see describeWithRealLists).
+ */
+export const LISTS_DIR = FIXTURE_LISTS_DIR;
 
-export function mirrorPath(officialName: string): string {
-  const found = readdirSync(LISTS_DIR).find((entry) => matchesOfficialFileName(officialName, entry));
-  if (!found) throw new Error(`${officialName} is not in ${LISTS_DIR}`);
-  return path.join(LISTS_DIR, found);
+export function mirrorPath(officialName: string, dir = LISTS_DIR): string {
+  const found = readdirSync(dir).find((entry) => matchesOfficialFileName(officialName, entry));
+  if (!found) throw new Error(`${officialName} is not in ${dir}`);
+  return path.join(dir, found);
 }
 
-export function mirrorBytes(officialName: string): Buffer {
-  return readFileSync(mirrorPath(officialName));
+export function mirrorBytes(officialName: string, dir = LISTS_DIR): Buffer {
+  return readFileSync(mirrorPath(officialName, dir));
 }
 
 export function parserFor(id: string, format?: string) {
@@ -31,10 +35,11 @@ export function parseFromMirror(
   id: string,
   format?: string,
   options?: ListParseOptions,
+  dir = LISTS_DIR,
 ): Promise<ListParseResult> {
   const parser = parserFor(id, format);
   const files = new Map<string, ListInput>();
-  for (const spec of parser.files) files.set(spec.name, createReadStream(mirrorPath(spec.name)));
+  for (const spec of parser.files) files.set(spec.name, createReadStream(mirrorPath(spec.name, dir)));
   return parser.parse(files, options);
 }
 

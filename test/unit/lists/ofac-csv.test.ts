@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ListParseResult } from '../../../src/sources/lists/parsers/types.js';
+import { describeWithRealLists } from '../../support/real-lists.js';
 import { entityById, namesOfType, parseFromMirror } from './mirror.js';
 
-describe('OFAC SDN legacy CSV', () => {
+describeWithRealLists('OFAC SDN legacy CSV: the whole list', (listsDir) => {
   let sdn: ListParseResult;
   beforeAll(async () => {
-    sdn = await parseFromMirror('ofac_sdn');
+    sdn = await parseFromMirror('ofac_sdn', undefined, undefined, listsDir);
   });
 
   it('reads every SDN entry with the kind counts the data README states', () => {
@@ -28,6 +29,24 @@ describe('OFAC SDN legacy CSV', () => {
     expect(sdn.counts.names).toBe(34_295);
     expect(namesOfType(sdn, 'primary')).toBe(13_821);
     expect(namesOfType(sdn, 'weak_aka')).toBe(3388);
+  });
+});
+
+describe('OFAC SDN legacy CSV', () => {
+  let sdn: ListParseResult;
+  beforeAll(async () => {
+    sdn = await parseFromMirror('ofac_sdn');
+  });
+
+  it('reads every entry of the excerpt, each once, with its kind', () => {
+    expect(sdn.counts.entities).toBe(40);
+    expect(sdn.counts.byKind).toEqual({ person: 5, organization: 32, vessel: 2, aircraft: 1, unknown: 0 });
+    expect(new Set(sdn.entities.map((e) => e.source_id)).size).toBe(40);
+    expect(sdn.entities.every((e) => e.source === 'ofac_sdn' && e.list === 'SDN')).toBe(true);
+    // One primary each, the excerpt's 20 alt.csv aliases and 17 a.k.a. names found only in Remarks.
+    expect(sdn.counts.names).toBe(77);
+    expect(namesOfType(sdn, 'primary')).toBe(40);
+    expect(namesOfType(sdn, 'weak_aka')).toBe(17);
   });
 
   it('joins aliases, addresses and Remarks a.k.a. names to their entry', () => {
@@ -129,15 +148,26 @@ describe('OFAC SDN legacy CSV', () => {
   });
 });
 
-describe('OFAC non-SDN consolidated legacy CSV', () => {
+describeWithRealLists('OFAC non-SDN consolidated legacy CSV: the whole list', (listsDir) => {
   it('reads the 442 entries and 1,073 aliases of cons_prim/cons_alt as list NON_SDN', async () => {
-    const cons = await parseFromMirror('ofac_cons', 'ofac_legacy_csv');
+    const cons = await parseFromMirror('ofac_cons', 'ofac_legacy_csv', undefined, listsDir);
     expect(cons.counts.entities).toBe(442);
     expect(cons.counts.byKind).toMatchObject({ person: 79, organization: 363 });
     // 442 primaries + 1,071 of the 1,073 cons_alt.csv rows (2 repeat a name the entry already
     // has) + 72 a.k.a. names found only in Remarks; counted independently with python.
     expect(cons.counts.names).toBe(1585);
     expect(namesOfType(cons, 'aka') + namesOfType(cons, 'fka')).toBe(1071);
+  });
+});
+
+describe('OFAC non-SDN consolidated legacy CSV', () => {
+  it('reads the entries and aliases of cons_prim/cons_alt as list NON_SDN', async () => {
+    const cons = await parseFromMirror('ofac_cons', 'ofac_legacy_csv');
+    expect(cons.counts.entities).toBe(22);
+    expect(cons.counts.byKind).toMatchObject({ person: 20, organization: 2 });
+    expect(cons.entities.every((e) => e.list === 'NON_SDN')).toBe(true);
+    expect(cons.counts.names).toBe(74);
+    expect(namesOfType(cons, 'aka') + namesOfType(cons, 'fka')).toBe(48);
     const haniya = entityById(cons, '9639');
     expect(haniya).toMatchObject({
       source: 'ofac_cons',

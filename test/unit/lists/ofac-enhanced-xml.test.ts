@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { describeWithRealLists } from '../../support/real-lists.js';
 import { entityById, parseFromMirror } from './mirror.js';
 
-describe('OFAC Enhanced XML (CONS_ENHANCED.ZIP)', () => {
+describeWithRealLists('OFAC Enhanced XML (CONS_ENHANCED.ZIP): the whole list', (listsDir) => {
   it('reads the 443 entities from inside the zip, dated by dataAsOf', async () => {
-    const cons = await parseFromMirror('ofac_cons', 'ofac_enhanced_xml');
+    const cons = await parseFromMirror('ofac_cons', 'ofac_enhanced_xml', undefined, listsDir);
     expect(cons.counts.entities).toBe(443);
     expect(cons.counts.byKind).toMatchObject({ person: 80, organization: 363 });
     // Independent python count: distinct translations per entity, 45 of them non-Latin.
@@ -11,6 +12,20 @@ describe('OFAC Enhanced XML (CONS_ENHANCED.ZIP)', () => {
     expect(
       cons.entities.reduce((n, e) => n + e.names.filter((x) => x.type === 'original_script').length, 0),
     ).toBe(45);
+    expect(cons.listDate).toBe('2025-01-10');
+  });
+});
+
+describe('OFAC Enhanced XML (CONS_ENHANCED.ZIP)', () => {
+  it('reads the entities of the excerpt from inside the zip, dated by dataAsOf', async () => {
+    const cons = await parseFromMirror('ofac_cons', 'ofac_enhanced_xml');
+    expect(cons.counts.entities).toBe(22);
+    expect(cons.counts.byKind).toMatchObject({ person: 20, organization: 2 });
+    // The same entries as the excerpt's legacy CSV, with VTB's two names in Cyrillic besides.
+    expect(cons.counts.names).toBe(76);
+    expect(
+      cons.entities.reduce((n, e) => n + e.names.filter((x) => x.type === 'original_script').length, 0),
+    ).toBe(2);
     expect(cons.listDate).toBe('2025-01-10');
   });
 

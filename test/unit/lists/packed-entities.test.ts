@@ -3,7 +3,11 @@ import type { ListEntity } from '../../../src/sources/list-entity.js';
 import { matchableEntity } from '../../../src/sources/lists/matchable-entity.js';
 import { PackedEntities } from '../../../src/sources/lists/packed-entities.js';
 import { chunkEntities, chunkNames, type SnapshotChunk } from '../../../src/sources/lists/snapshot-chunks.js';
+import { FIXTURE_ENTITY_COUNTS } from '../../support/real-lists.js';
 import { parseFromMirror } from './mirror.js';
+
+/** Small enough that the excerpt of the UN list fills many chunks. */
+const CHUNK_BYTES = 4 * 1024;
 
 function pack(chunks: SnapshotChunk[]): PackedEntities {
   return new PackedEntities(chunks, chunks.map(chunkNames));
@@ -30,10 +34,10 @@ const awkward: ListEntity = {
 describe('list entities packed as text and decoded on demand', () => {
   it('every entity decoded on demand equals the parsed one, its raw source record included', async () => {
     const un = await parseFromMirror('un_sc');
-    const chunks = chunkEntities(un.entities, 64 * 1024);
+    const chunks = chunkEntities(un.entities, CHUNK_BYTES);
     expect(chunks.length).toBeGreaterThan(10);
     const packed = pack(chunks);
-    expect(packed).toHaveLength(1003);
+    expect(packed).toHaveLength(FIXTURE_ENTITY_COUNTS.un_sc);
     expect([...packed]).toEqual(un.entities);
     const haqqani = un.entities.find((e) => e.raw.REFERENCE_NUMBER === 'TAi.144')!;
     expect(packed.get(haqqani.source_id)).toEqual(haqqani);
@@ -42,20 +46,20 @@ describe('list entities packed as text and decoded on demand', () => {
 
   it('the names stored for the index are the matchable form of every entity, in list order', async () => {
     const un = await parseFromMirror('un_sc');
-    const chunks = chunkEntities(un.entities, 64 * 1024);
+    const chunks = chunkEntities(un.entities, CHUNK_BYTES);
     expect(chunks.flatMap(chunkNames)).toEqual(un.entities.map(matchableEntity));
   });
 
   it('no chunk holds more record text than its bound plus one record', async () => {
     const un = await parseFromMirror('un_sc');
-    const bound = 64 * 1024;
+    const bound = CHUNK_BYTES;
     const longest = Math.max(...un.entities.map((e) => Buffer.byteLength(JSON.stringify(e))));
     const chunks = chunkEntities(un.entities, bound);
     for (const chunk of chunks) {
       // The records plus the newlines between them.
       expect(chunk.records.byteLength).toBeLessThan(bound + longest + chunk.entityCount);
     }
-    expect(chunks.reduce((sum, chunk) => sum + chunk.entityCount, 0)).toBe(1003);
+    expect(chunks.reduce((sum, chunk) => sum + chunk.entityCount, 0)).toBe(FIXTURE_ENTITY_COUNTS.un_sc);
   });
 
   it('line breaks, separators and non-Latin text inside a record survive the packing', () => {

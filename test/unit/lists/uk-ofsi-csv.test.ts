@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ListParseResult } from '../../../src/sources/lists/parsers/types.js';
+import { describeWithRealLists } from '../../support/real-lists.js';
 import { entityById, parseFromMirror } from './mirror.js';
 
-describe('UK OFSI consolidated CSV', () => {
+describeWithRealLists('UK OFSI consolidated CSV: the whole list', (listsDir) => {
   let ofsi: ListParseResult;
   beforeAll(async () => {
-    ofsi = await parseFromMirror('uk_ofsi');
+    ofsi = await parseFromMirror('uk_ofsi', undefined, undefined, listsDir);
   });
 
   it('groups the 18,798 name rows into the 4,688 targets the data README states', () => {
@@ -19,6 +20,25 @@ describe('UK OFSI consolidated CSV', () => {
   it('keeps each distinct name variant once, the Primary name first', () => {
     // Independent python count of distinct names (Latin and non-Latin) per Group ID: 15,957.
     expect(ofsi.counts.names).toBe(15_957);
+    expect(ofsi.entities.every((e) => e.names[0]?.type === 'primary')).toBe(true);
+  });
+});
+
+describe('UK OFSI consolidated CSV', () => {
+  let ofsi: ListParseResult;
+  beforeAll(async () => {
+    ofsi = await parseFromMirror('uk_ofsi');
+  });
+
+  it('groups the name rows of the excerpt into its targets, after the two preamble rows', () => {
+    // Counted independently with python: 459 rows, 43 Group IDs, 296 distinct names per group.
+    expect(ofsi.counts.records).toBe(459);
+    expect(ofsi.counts.entities).toBe(43);
+    expect(ofsi.listDate).toBe('2025-04-14');
+  });
+
+  it('keeps each distinct name variant once, the Primary name first', () => {
+    expect(ofsi.counts.names).toBe(296);
     expect(ofsi.entities.every((e) => e.names[0]?.type === 'primary')).toBe(true);
     const haq = entityById(ofsi, '15672');
     expect(haq.names.map((n) => [n.full, n.type])).toEqual([

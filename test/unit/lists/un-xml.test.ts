@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ListParseResult } from '../../../src/sources/lists/parsers/types.js';
+import { describeWithRealLists } from '../../support/real-lists.js';
 import { entityById, namesOfType, parseFromMirror } from './mirror.js';
 
-describe('UN Security Council consolidated XML', () => {
+describeWithRealLists('UN Security Council consolidated XML: the whole list', (listsDir) => {
   let un: ListParseResult;
   beforeAll(async () => {
-    un = await parseFromMirror('un_sc');
+    un = await parseFromMirror('un_sc', undefined, undefined, listsDir);
   });
 
   it('reads the 730 individuals and 273 entities the data README states, dated by dateGenerated', () => {
@@ -22,6 +23,24 @@ describe('UN Security Council consolidated XML', () => {
     expect(un.counts.names).toBe(4116);
     expect(namesOfType(un, 'weak_aka')).toBe(615);
     expect(namesOfType(un, 'original_script')).toBe(377);
+  });
+});
+
+describe('UN Security Council consolidated XML', () => {
+  let un: ListParseResult;
+  beforeAll(async () => {
+    un = await parseFromMirror('un_sc');
+  });
+
+  it('reads the individuals and entities of the excerpt, dated by dateGenerated', () => {
+    expect(un.counts.entities).toBe(59);
+    expect(un.counts.byKind).toMatchObject({ person: 45, organization: 14 });
+    expect(un.listDate).toBe('2026-02-27');
+    expect(un.entities.every((e) => e.source === 'un_sc' && e.list === 'UN_CONSOLIDATED')).toBe(true);
+    // Independent python count, names compared case-insensitively per record: 233, of which 5
+    // in original script.
+    expect(un.counts.names).toBe(233);
+    expect(namesOfType(un, 'original_script')).toBe(5);
   });
 
   it('maps an individual: FIRST..THIRD_NAME, aliases, year range DOB, program, nationality', () => {

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ListParseResult } from '../../../src/sources/lists/parsers/types.js';
+import { describeWithRealLists } from '../../support/real-lists.js';
 import { entityById, parseFromMirror } from './mirror.js';
 
-describe('US Consolidated Screening List CSV', () => {
+describeWithRealLists('US Consolidated Screening List CSV: the whole list', (listsDir) => {
   let csl: ListParseResult;
   beforeAll(async () => {
-    csl = await parseFromMirror('us_csl');
+    csl = await parseFromMirror('us_csl', undefined, undefined, listsDir);
   });
 
   it('skips its 10,026 SDN rows by default so OFAC listings are not counted twice', () => {
@@ -26,6 +27,36 @@ describe('US Consolidated Screening List CSV', () => {
     expect(perList.get('DENIED_PERSONS')).toBe(462);
     expect([...perList.keys()].every((list) => /^[A-Z][A-Z0-9_]*$/.test(list))).toBe(true);
     expect(perList.size).toBe(12);
+  });
+
+  it('keeps all 14,159 rows, SDN ones included, when ofac_sdn is not enabled', async () => {
+    const all = await parseFromMirror('us_csl', undefined, { skipLists: [] }, listsDir);
+    expect(all.counts.skipped).toBe(0);
+    expect(all.counts.entities).toBe(14_159);
+  });
+});
+
+describe('US Consolidated Screening List CSV', () => {
+  let csl: ListParseResult;
+  beforeAll(async () => {
+    csl = await parseFromMirror('us_csl');
+  });
+
+  it('skips the SDN rows of the excerpt by default, and keeps one row of a repeated (list, _id) pair', () => {
+    // Counted with python: 75 rows, 6 of them SDN, and one Capta List _id on two rows.
+    expect(csl.counts.records).toBe(75);
+    expect(csl.counts.skipped).toBe(6);
+    expect(csl.counts.entities).toBe(68);
+    expect(csl.entities.some((e) => e.list === 'SDN')).toBe(false);
+  });
+
+  it('normalises the source column of each of the excerpt’s lists into upper snake case', () => {
+    const lists = new Set(csl.entities.map((e) => e.list));
+    expect([...lists].every((list) => /^[A-Z][A-Z0-9_]*$/.test(list))).toBe(true);
+    expect(lists).toContain('ENTITY_LIST');
+    expect(lists).toContain('ITAR_DEBARRED');
+    expect(lists).toContain('DENIED_PERSONS');
+    expect(lists.size).toBe(12);
   });
 
   it('maps an Entity List row with its aliases and address', () => {
@@ -54,7 +85,7 @@ describe('US Consolidated Screening List CSV', () => {
   it('keeps SDN rows when ofac_sdn is not enabled, reading their ids and birth dates', async () => {
     const all = await parseFromMirror('us_csl', undefined, { skipLists: [] });
     expect(all.counts.skipped).toBe(0);
-    expect(all.counts.entities).toBe(14_159);
+    expect(all.counts.entities).toBe(74);
     const sdnRow = entityById(all, 'SDN/9935');
     expect(sdnRow.kind).toBe('person');
     expect(sdnRow.names[0]?.full).toBe("Abu Sufian al-Salamabi Muhammed Ahmed 'ABD AL-RAZZIQ");

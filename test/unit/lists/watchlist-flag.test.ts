@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { type EntityMatch, NameIndex } from '../../../src/matching/index.js';
 import type { ListEntity } from '../../../src/sources/list-entity.js';
 import { LIST_CATALOG } from '../../../src/sources/lists/list-catalog.js';
@@ -8,12 +8,16 @@ import { OFFICIAL_LIST_DATASETS } from '../../../src/sources/lists/opensanctions
 import { watchlistFlag } from '../../../src/sources/lists/watchlist-flag.js';
 import { opensanctionsFlag, yenteResults } from '../../../src/sources/providers/opensanctions-result.js';
 import { fixture } from '../../support/provider-server.js';
-import { EU_SAMPLE_FILE, ftmLines, PEP_FILE, parseFtmFile, ZALA_FILE } from './ftm-data.js';
+import { describeWithRealData, REAL_DATA_DIR } from '../../support/real-lists.js';
+import { ftmLines, parseFtmFile, realFtmFiles } from './ftm-data.js';
 
 let entities: ListEntity[];
 let index: NameIndex;
 
+// The flags are checked on the real samples' records (the suites skip without TEST_DATA_DIR).
 beforeAll(async () => {
+  if (REAL_DATA_DIR === undefined) return;
+  const { PEP_FILE, ZALA_FILE, EU_SAMPLE_FILE } = realFtmFiles(REAL_DATA_DIR);
   const parsed = await Promise.all([PEP_FILE, ZALA_FILE, EU_SAMPLE_FILE].map(parseFtmFile));
   entities = parsed.flatMap((result) => result.entities);
   index = NameIndex.build(entities.map(matchableEntity));
@@ -41,7 +45,7 @@ function flagOf(target: ListEntity, enabledLists: string[] = []) {
   return watchlistFlag(target, matchOf(target), { enabledLists });
 }
 
-describe('OpenSanctions flags', () => {
+describeWithRealData('OpenSanctions flags', () => {
   it('a person holding a public office is a PEP, with the position, caption, schema and the match explained', () => {
     const yaya = entity('Q88219141');
     const match = matchOf(yaya);
@@ -124,7 +128,7 @@ describe('OpenSanctions flags', () => {
   });
 });
 
-describe('OpenSanctions flags in API mode', () => {
+describeWithRealData('OpenSanctions flags in API mode', (dataDir) => {
   const ENABLED = ['eu_fsf', 'ofac_sdn', 'uk_fcdo'];
 
   /** The API mode's flag of a yente result for the entity's primary name. */
@@ -177,7 +181,7 @@ describe('OpenSanctions flags in API mode', () => {
 
   it('a person whose office yente nests is a PEP by the position held, as in bulk mode', () => {
     const listed = entity('Q88219141');
-    const lines = ftmLines(PEP_FILE);
+    const lines = ftmLines(realFtmFiles(dataDir).PEP_FILE);
     const person = lines.find((line) => line.id === 'Q88219141');
     const occupancies = lines.filter(
       (line) => line.schema === 'Occupancy' && line.properties.holder?.includes('Q88219141'),

@@ -1,15 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { loadListEntities } from '../../../bench/matching/list-names.js';
 import { makeQueries } from '../../../bench/matching/queries.js';
 import { NameIndex } from '../../../src/matching/name-index.js';
 import { SharedVocabulary } from '../../../src/matching/shared-vocabulary.js';
 import type { MatchableEntity } from '../../../src/matching/types.js';
+import { describeWithRealLists } from '../../support/real-lists.js';
 
-const real = loadListEntities();
-const bySource = new Map<string, MatchableEntity[]>();
-for (const entity of real) bySource.set(entity.source, [...(bySource.get(entity.source) ?? []), entity]);
-
-describe('an index combining the indexes of several lists', () => {
+describeWithRealLists('an index combining the indexes of several lists', (listsDir) => {
+  const real = loadListEntities(listsDir);
+  const bySource = new Map<string, MatchableEntity[]>();
+  for (const entity of real) bySource.set(entity.source, [...(bySource.get(entity.source) ?? []), entity]);
   const shared = new SharedVocabulary();
   const parts = [...bySource.values()].map((entities) => NameIndex.build(entities, shared));
   const combined = NameIndex.combine(parts);

@@ -1,16 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { loadListEntities } from '../../../bench/matching/list-names.js';
 import { makeQueries, seededRandom } from '../../../bench/matching/queries.js';
 import { NameIndex } from '../../../src/matching/name-index.js';
 import { prepareQuery } from '../../../src/matching/prepared-query.js';
 import { SharedVocabulary } from '../../../src/matching/shared-vocabulary.js';
 import type { MatchableEntity, QueryType } from '../../../src/matching/types.js';
+import { describeWithRealLists } from '../../support/real-lists.js';
 
 /** A deterministic sample of each list of the real lists, as the service holds them: one index per list. */
-function listsSample(perList: number): Map<string, MatchableEntity[]> {
+function listsSample(listsDir: string, perList: number): Map<string, MatchableEntity[]> {
   const random = seededRandom(7);
   const lists = new Map<string, MatchableEntity[]>();
-  for (const entity of loadListEntities()) {
+  for (const entity of loadListEntities(listsDir)) {
     const list = lists.get(entity.source) ?? [];
     if (list.length < perList && random() < 0.5) list.push(entity);
     lists.set(entity.source, list);
@@ -25,8 +26,8 @@ function text(results: Results): string {
   return JSON.stringify([...results.entries()]);
 }
 
-describe('indexes sharing one vocabulary', () => {
-  const lists = listsSample(1500);
+describeWithRealLists('indexes sharing one vocabulary', (listsDir) => {
+  const lists = listsSample(listsDir, 1500);
   const all = [...lists.values()].flat();
   const queries = makeQueries(all, 400, 11);
   const settings = [
