@@ -1,10 +1,10 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, backends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
+import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { type ApiResponse, TestApp } from '../support/test-app.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 
 // Request bodies are bytes: they are read in the charset their Content-Type declares (UTF-8 when
 // none is), strictly. What cannot be read is refused before anything is screened or counted.

@@ -1,15 +1,15 @@
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startMetricsServer } from '../../src/http/metrics-server.js';
 import { backends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
+import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TEST_ADMIN_TOKEN, TestApp } from '../support/test-app.js';
 import { WebhookReceiver } from '../support/webhooks-receiver.js';
 
-const LISTS_DIR = path.resolve(process.cwd(), '../shared/data/lists');
+const LISTS_DIR = FIXTURE_LISTS_DIR;
 
 /** The value of one sample line (`name{labels} value`), or undefined when the series is absent. */
 function sample(text: string, series: string): number | undefined {
