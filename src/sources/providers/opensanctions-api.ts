@@ -41,11 +41,43 @@ export function yenteMatchRequest(baseUrl: string, dataset: string, query: Sourc
     url,
     body: {
       queries: {
-        [YENTE_QUERY_KEY]: { schema: yenteSchema(query.type), properties: { name: [query.entity] } },
+        [YENTE_QUERY_KEY]: { schema: yenteSchema(query.type), properties: yenteProperties(query) },
       },
     },
   };
 }
+
+/**
+ * The query entity's FollowTheMoney properties: the name (unless only identifiers were given), and
+ * the facts yente also scores with (birth date, nationality, identifiers).
+ */
+export function yenteProperties(query: SourceQuery): Record<string, string[]> {
+  const properties: Record<string, string[]> = {};
+  if (!query.identifiersOnly) properties.name = [query.entity];
+  const facts = query.facts;
+  if (facts?.dateOfBirth) properties.birthDate = [facts.dateOfBirth];
+  if (facts?.countries)
+    properties[query.type === 'person' ? 'nationality' : 'country'] = [...facts.countries];
+  for (const id of facts?.identifiers ?? []) {
+    const property = FTM_IDENTIFIER_PROPERTIES[id.type];
+    if (property) properties[property] = [...(properties[property] ?? []), id.value];
+  }
+  return properties;
+}
+
+/** The FtM property each identifier kind of a query is written to. */
+const FTM_IDENTIFIER_PROPERTIES: Readonly<Record<string, string>> = {
+  passport: 'passportNumber',
+  national_id: 'idNumber',
+  tax_id: 'taxNumber',
+  company_number: 'registrationNumber',
+  lei: 'leiCode',
+  bic: 'swiftBic',
+  imo: 'imoNumber',
+  mmsi: 'mmsi',
+  call_sign: 'callSign',
+  aircraft_registration: 'registrationNumber',
+};
 
 /**
  * OpenSanctions through its hosted API or a self-hosted yente (`OPENSANCTIONS_MODE=api`). yente finds
