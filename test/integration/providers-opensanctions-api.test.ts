@@ -9,7 +9,7 @@ const MATCH_PATH = '/match/default';
 /** The other source: the EU list excerpt (5 entries). */
 const OFFICIAL_LIST = 'eu_fsf';
 const LISTED = { query: 'Khalid Sheikh Mohammed', type: 'person' };
-const ZAKHAROV = { query: 'Alexander Zakharov', type: 'person' };
+const KORSAKOV = { query: 'Alexander Korsakov', type: 'person' };
 
 const OPENSANCTIONS: ProviderUnderTest = {
   source: 'opensanctions',
@@ -24,7 +24,7 @@ const OPENSANCTIONS: ProviderUnderTest = {
   }),
   answerNormally: (server) => server.serve(MATCH_PATH, { body: MATCH }),
   path: MATCH_PATH,
-  matched: () => ZAKHAROV,
+  matched: () => KORSAKOV,
   truncatedAnswer: '{"responses": {"q1": ',
   serverErrorBody: { detail: 'Internal Server Error' },
   ownFailures: [
@@ -39,8 +39,8 @@ const OPENSANCTIONS: ProviderUnderTest = {
 describeProvider(OPENSANCTIONS, {
   onOneService: (yente) => {
     it('flags the match scored by the service matcher, confirming the EU list loaded here, asking yente with the ApiKey header', async () => {
-      const response = await yente.screen(ZAKHAROV);
-      // yente returned three Zakharovs; the service matcher keeps the one it scores above 0.5.
+      const response = await yente.screen(KORSAKOV);
+      // yente returned three Korsakovs; the service matcher keeps the one it scores above 0.5.
       const flag = yente.onlyFlag(response);
       expect(flag).toMatchObject({
         type: 'watchlist',
@@ -49,9 +49,9 @@ describeProvider(OPENSANCTIONS, {
         list: 'EU_FSF',
         match_score: 1,
         details: {
-          entity_id: 'NK-aU5ybkbRFJucf8YMwsJvDw',
+          entity_id: 'NK-fict-K7rSv2LmQx9Wd4Ta',
           confirms: ['eu_fsf'],
-          matched_name: 'Alexander ZAKHAROV',
+          matched_name: 'Alexander KORSAKOV',
           provider_score: 0.97,
         },
       });
@@ -61,7 +61,7 @@ describeProvider(OPENSANCTIONS, {
       expect(request!.headers.authorization).toBe(`ApiKey ${API_KEY}`);
       expect(Object.fromEntries(request!.query)).toEqual({ threshold: '0.5', limit: '10' });
       expect(JSON.parse(request!.body)).toEqual({
-        queries: { q1: { schema: 'Person', properties: { name: ['alexander zakharov'] } } },
+        queries: { q1: { schema: 'Person', properties: { name: ['alexander korsakov'] } } },
       });
     });
 
@@ -95,14 +95,14 @@ describeProvider(OPENSANCTIONS, {
   eachOnItsOwn: (ownService) => {
     it('sends no Authorization header to a self-hosted yente without a key', async () => {
       await ownService({ OPENSANCTIONS_API_KEY: '' }, async (service) => {
-        expect((await service.screen(ZAKHAROV)).body.sources_matched).toEqual(['opensanctions']);
+        expect((await service.screen(KORSAKOV)).body.sources_matched).toEqual(['opensanctions']);
         expect(service.server.requests[0]!.headers.authorization).toBeUndefined();
       });
     }, 120_000);
 
     it('is neither queried nor reported unless OPENSANCTIONS_MODE is api', async () => {
       await ownService({ OPENSANCTIONS_MODE: 'off' }, async (service) => {
-        expect((await service.screen(ZAKHAROV)).body.sources_queried).toEqual([OFFICIAL_LIST]);
+        expect((await service.screen(KORSAKOV)).body.sources_queried).toEqual([OFFICIAL_LIST]);
         expect((await service.api.request('GET', '/v1/health')).body.sources.opensanctions).toBeUndefined();
         expect(service.server.requests).toHaveLength(0);
       });

@@ -9,17 +9,33 @@ import { watchlistFlag } from '../../../src/sources/lists/watchlist-flag.js';
 import { opensanctionsFlag, yenteResults } from '../../../src/sources/providers/opensanctions-result.js';
 import { fixture } from '../../support/provider-server.js';
 import { describeWithRealData, REAL_DATA_DIR } from '../../support/real-lists.js';
-import { ftmLines, parseFtmFile, realFtmFiles } from './ftm-data.js';
+import { ftmLines, jsonLines, parseFtm, parseFtmFile, realFtmFiles } from './ftm-data.js';
 
 let entities: ListEntity[];
 let index: NameIndex;
 
-// The flags are checked on the real samples' records (the suites skip without TEST_DATA_DIR).
+/** The fictional sanctioned person of the yente answer fixture (opensanctions-match.json). */
+const FICTIONAL_TARGET = 'NK-fict-K7rSv2LmQx9Wd4Ta';
+/** What yente adds to an FtM entity to score it: the bulk export's lines do not carry it. */
+const YENTE_SCORING = ['score', 'match', 'explanations'];
+
+const fixtureResult = (file: string, id: string) =>
+  JSON.parse(fixture(file)).responses.q1.results.find((r: { id: string }) => r.id === id);
+
+/** A yente result as the line of OpenSanctions' bulk export that holds the same FtM entity. */
+const bulkLine = (result: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(result).filter(([field]) => !YENTE_SCORING.includes(field)));
+
+// The flags are checked on the real samples' records (the suites skip without TEST_DATA_DIR), and
+// on the fixture's fictional target read as a bulk export line.
 beforeAll(async () => {
   if (REAL_DATA_DIR === undefined) return;
   const { PEP_FILE, ZALA_FILE, EU_SAMPLE_FILE } = realFtmFiles(REAL_DATA_DIR);
   const parsed = await Promise.all([PEP_FILE, ZALA_FILE, EU_SAMPLE_FILE].map(parseFtmFile));
-  entities = parsed.flatMap((result) => result.entities);
+  const fictional = await parseFtm(
+    jsonLines([bulkLine(fixtureResult('opensanctions-match.json', FICTIONAL_TARGET))]),
+  );
+  entities = [...parsed, fictional].flatMap((result) => result.entities);
   index = NameIndex.build(entities.map(matchableEntity));
 });
 
@@ -161,15 +177,12 @@ describeWithRealData('OpenSanctions flags in API mode', (dataDir) => {
       expect(api.details[key], key).toEqual(bulk.details[key]);
   }
 
-  const fixtureResult = (file: string, id: string) =>
-    JSON.parse(fixture(file)).responses.q1.results.find((r: { id: string }) => r.id === id);
-
   it('a sanctioned person yields the flag type, list, confirms and details of bulk mode', () => {
-    const listed = entity('NK-aU5ybkbRFJucf8YMwsJvDw');
-    expectSameFlag(
-      apiFlag(fixtureResult('opensanctions-match.json', 'NK-aU5ybkbRFJucf8YMwsJvDw'), listed),
-      listed,
-    );
+    // The bulk side is the same fictional FtM entity as the fixture's, read as an export line.
+    const listed = entity(FICTIONAL_TARGET);
+    const api = apiFlag(fixtureResult('opensanctions-match.json', FICTIONAL_TARGET), listed);
+    expect(api.details.confirms).toEqual(['ofac_sdn', 'eu_fsf', 'uk_fcdo']);
+    expectSameFlag(api, listed);
   });
 
   it('a person tagged role.pep yields the pep flag of bulk mode', () => {

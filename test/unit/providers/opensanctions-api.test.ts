@@ -29,11 +29,11 @@ describe('the yente match request', () => {
     const { url, body } = yenteMatchRequest(
       'https://api.opensanctions.org',
       'default',
-      person('alexander zakharov'),
+      person('alexander korsakov'),
     );
     expect(url.href).toBe('https://api.opensanctions.org/match/default?threshold=0.5&limit=10');
     expect(body).toEqual({
-      queries: { q1: { schema: 'Person', properties: { name: ['alexander zakharov'] } } },
+      queries: { q1: { schema: 'Person', properties: { name: ['alexander korsakov'] } } },
     });
   });
 
@@ -50,35 +50,35 @@ describe('the yente match request', () => {
 
 describe('yente results as flags', () => {
   it('flags a sanctioned person as watchlist, scored by the service matcher, keeping yente score apart', () => {
-    const [zakharov] = candidates(resultsOf('opensanctions-match.json'));
-    const flag = opensanctionsFlag(zakharov!, person('alexander zakharov'), NO_LISTS)!;
+    const [korsakov] = candidates(resultsOf('opensanctions-match.json'));
+    const flag = opensanctionsFlag(korsakov!, person('alexander korsakov'), NO_LISTS)!;
     expect(flag).toMatchObject({
       type: 'watchlist',
       source: 'opensanctions',
       list: 'GB_COH_DISQUALIFIED',
       match_score: 1,
       details: {
-        entity_id: 'NK-aU5ybkbRFJucf8YMwsJvDw',
-        caption: 'Alexander Vyacheslavovich ZAKHAROV',
+        entity_id: 'NK-fict-K7rSv2LmQx9Wd4Ta',
+        caption: 'Aleksandr Viktorovich KORSAKOV',
         schema: 'Person',
         topics: ['debarment', 'corp.disqual', 'sanction'],
         countries: ['RU'],
-        birth_dates: ['1965-09-21'],
-        matched_name: 'Alexander ZAKHAROV',
+        birth_dates: ['1968-03-14'],
+        matched_name: 'Alexander KORSAKOV',
         provider_score: 0.97,
       },
     });
     expect(flag.details.datasets).toContain('us_ofac_sdn');
-    expect(flag.details.match_explanation).toMatchObject({ matched_name: 'Alexander ZAKHAROV', score: 1 });
+    expect(flag.details.match_explanation).toMatchObject({ matched_name: 'Alexander KORSAKOV', score: 1 });
     // The record kept is the FtM entity: yente's own scoring is in provider_score only.
     expect(flag.details.source_record).not.toHaveProperty('explanations');
   });
 
   it('drops candidates yente returned but the service matcher scores below the threshold', () => {
-    const [, nikita, lavrentiy] = candidates(resultsOf('opensanctions-match.json'));
-    expect(nikita!.score).toBe(0.71);
-    expect(opensanctionsFlag(nikita!, person('alexander zakharov'), NO_LISTS)).toBeUndefined();
-    expect(opensanctionsFlag(lavrentiy!, person('alexander zakharov'), NO_LISTS)).toBeUndefined();
+    const [, timofei, yaroslav] = candidates(resultsOf('opensanctions-match.json'));
+    expect(timofei!.score).toBe(0.71);
+    expect(opensanctionsFlag(timofei!, person('alexander korsakov'), NO_LISTS)).toBeUndefined();
+    expect(opensanctionsFlag(yaroslav!, person('alexander korsakov'), NO_LISTS)).toBeUndefined();
   });
 
   it('flags a person with the role.pep topic as pep, keeping the positions stated', () => {
@@ -94,8 +94,8 @@ describe('yente results as flags', () => {
   });
 
   it('confirms the official lists enabled here that list the target, and is listed under that dataset', () => {
-    const [zakharov] = candidates(resultsOf('opensanctions-match.json'));
-    const flag = opensanctionsFlag(zakharov!, person('alexander zakharov'), {
+    const [korsakov] = candidates(resultsOf('opensanctions-match.json'));
+    const flag = opensanctionsFlag(korsakov!, person('alexander korsakov'), {
       enabledLists: ['uk_fcdo', 'ofac_sdn', 'un_sc'],
     })!;
     expect(flag).toMatchObject({ type: 'watchlist', list: 'US_OFAC_SDN' });
@@ -103,9 +103,9 @@ describe('yente results as flags', () => {
   });
 
   it('names the first listing dataset, passing over enrichment datasets that list nobody', () => {
-    const [zakharov] = resultsOf('opensanctions-match.json');
-    const entity = candidate({ ...zakharov, datasets: ['ext_ru_egrul', 'ann_graph_topics', 'us_ofac_sdn'] });
-    expect(opensanctionsFlag(entity, person('alexander zakharov'), NO_LISTS)!.list).toBe('US_OFAC_SDN');
+    const [korsakov] = resultsOf('opensanctions-match.json');
+    const entity = candidate({ ...korsakov, datasets: ['ext_ru_egrul', 'ann_graph_topics', 'us_ofac_sdn'] });
+    expect(opensanctionsFlag(entity, person('alexander korsakov'), NO_LISTS)!.list).toBe('US_OFAC_SDN');
   });
 
   it('flags a relative or close associate (role.rca) as pep, but a company with the topic as watchlist', () => {
