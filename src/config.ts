@@ -3,7 +3,7 @@ import path from 'node:path';
 /**
  * Every setting of the service is an environment variable with a default, validated once at start.
  * A bad value stops the process with a message naming the variable (see `ConfigError`).
- * The README's configuration table lists exactly the entries of `SETTINGS` (a test keeps them in step).
+ * docs/configuration.md's table lists exactly the entries of `SETTINGS` (a test keeps them in step).
  */
 export interface Config {
   port: number;

@@ -1,4 +1,4 @@
-/** The screening policies, each a named constant with its unit (documented in the README). */
+/** The screening policies, each a named constant with its unit (documented in docs/api.md). */
 
 /** Matches below this score are not reported unless the request sets another threshold. */
 export const DEFAULT_MATCH_THRESHOLD = 0.5;

@@ -1,4 +1,4 @@
-/** The webhook policies, each a named constant with its unit (documented in the README). */
+/** The webhook policies, each a named constant with its unit (documented in docs/api.md). */
 
 /** The events a webhook may subscribe to: after each live screening, and when a batch is closed. */
 export const WEBHOOK_EVENTS = ['screening.complete', 'batch.complete'] as const;

@@ -1,4 +1,4 @@
-/** The batch screening policies, each a named constant with its unit (documented in the README). */
+/** The batch screening policies, each a named constant with its unit (documented in docs/api.md). */
 
 /** Items per batch. */
 export const BATCH_ITEMS_MAX = 10_000;
