@@ -89,7 +89,7 @@ writeBenchmarkSection(
 
 ${names.length} distinct names (misspelt, reordered and transliterated listed names and unrelated
 names, a third of them as entities) in one \`POST /v1/screen/batch\`, with every list of
-\`../shared/data/lists\` but OFSI loaded. Timed from the batch's \`created_at\` to its
+\`$LISTS_DIR\` but OFSI loaded. Timed from the batch's \`created_at\` to its
 \`completed_at\` (both written by the service). The embedded default runs one process; PostgreSQL +
 Redis runs one worker process per core (2 here), both claiming items. Each item is a full screening:
 cache lookup, quota count, stored screening, audit row.

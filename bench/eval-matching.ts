@@ -8,9 +8,8 @@ import {
 import { bestThreshold, type Metrics, metricsAt, type ScoredPair } from './matching/metrics.js';
 
 /**
- * Evaluation of the matching engine on the labelled files of `MATCHING_DATA_DIR` (for example
- * ../shared/data/matching; run with `npm run eval:matching`). Prints the figures kept in
- * docs/matching.md.
+ * Evaluation of the matching engine on the labelled files of `MATCHING_DATA_DIR` (run with
+ * `npm run eval:matching`). Prints the figures kept in docs/matching.md.
  */
 
 const MATCHING_DATA_DIR = matchingDataDir('eval:matching');

@@ -174,7 +174,7 @@ writeBenchmarkSection(
   'screening',
   `## Screening throughput (\`npm run bench:screening\`)
 
-Every list of \`../shared/data/lists\` loaded (all but OFSI, the default); the embedded default in one
+Every list of \`$LISTS_DIR\` loaded (all but OFSI, the default); the embedded default in one
 process, PostgreSQL + Redis with \`WORKERS=auto\` (one process per two cores: one on this machine);
 ${DURATION_SECONDS} s per line over ${CONNECTIONS} connections: autocannon as fast as the service answers
 (throughput), then requests evenly paced at the target rate (latency at that throughput, each

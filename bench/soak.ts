@@ -197,7 +197,7 @@ warm-up): ${rssLine}.`;
   });
   return `## ${title} (\`npm run bench:soak\`)
 
-The service in its own process (\`src/main.ts\` under tsx) with every list of \`../shared/data/lists\`
+The service in its own process (\`src/main.ts\` under tsx) with every list of \`$LISTS_DIR\`
 loaded (\`LISTS_ENABLED=all\`), remote providers off; autocannon sends distinct realistic screenings
 (misspelt, reordered and transliterated listed names and unrelated names, no cache hits) at a fixed
 ${SOAK_RATE} req/s over ${CONNECTIONS} connections for ${SOAK_SECONDS} s, after a warm-up of

@@ -249,7 +249,7 @@ writeBenchmarkSection(
   'webhooks',
   `## Webhooks (\`npm run bench:webhooks\`)
 
-**Added latency.** The service in its own process with every list of \`../shared/data/lists\` but
+**Added latency.** The service in its own process with every list of \`$LISTS_DIR\` but
 OFSI, one screening at a time (distinct queries, no cache hits), alternating an account without
 webhooks and an account with three webhooks on a receiver in another process; ${SCREENINGS} screenings
 each after ${WARM_UP} of warm-up, in blocks of ${BLOCK} per account (deliveries are sent after the answer

@@ -4,8 +4,7 @@ import { parse } from 'csv-parse/sync';
 
 /**
  * Reads the labelled matching files (name_pairs_dev.csv, ...) of the folder `MATCHING_DATA_DIR`
- * names (for example ../shared/data/matching); they are not in the repository. Without it the
- * evaluation says so in one line and stops, successfully.
+ * names; they are not in the repository. Without it the evaluation says so in one line and stops, successfully.
  */
 export function matchingDataDir(bench: string): string {
   const dir = process.env.MATCHING_DATA_DIR;

@@ -12,7 +12,7 @@ import type { EntityKind, MatchableEntity, MatchableName, NameType } from '../..
 
 /**
  * The folder of whole list files a benchmark reads, named by `LISTS_DIR` as for the service (for
- * example ../shared/data/lists). The lists are not in the repository: without it the benchmark
+ * example a mirror of the official files). The lists are not in the repository: without it the benchmark
  * says so in one line and stops, successfully, so that a script running every bench goes on.
  */
 export function benchListsDir(bench: string): string {

@@ -1,4 +1,4 @@
-import { type QueryFacts, type RecordFacts, weighFacts } from '../matching/index.js';
+import { type EntityMatch, type QueryFacts, type RecordFacts, weighFacts } from '../matching/index.js';
 import type { Flag } from './flag.js';
 import type { ListEntity } from './list-entity.js';
 
@@ -21,5 +21,28 @@ export function weighed(flag: Flag, entity: ListEntity, facts: QueryFacts | unde
     ...flag,
     match_score: score,
     details: { ...flag.details, match_explanation: { ...explanation, secondary: outcomes } },
+  };
+}
+
+/** A record found by an identifier alone: its primary name, no name comparison. */
+export function identifierMatch(entity: ListEntity): EntityMatch {
+  const name = entity.names[0] ?? { full: entity.source_id, type: 'primary' as const };
+  return {
+    key: `${entity.source}:${entity.source_id}`,
+    source: entity.source,
+    score: 0,
+    matchedName: { full: name.full, type: name.type },
+    explanation: {
+      matchedName: name.full,
+      nameType: name.type,
+      method: 'identifier',
+      preparedQuery: '',
+      preparedName: '',
+      pairs: [],
+      unmatchedQuery: [],
+      unmatchedName: [],
+      penalties: [],
+      score: 0,
+    },
   };
 }

@@ -1,7 +1,6 @@
 import type { EntityMatch, SearchOptions } from '../../matching/index.js';
 import type { Flag } from '../flag.js';
-import { weighed } from '../flag-facts.js';
-import type { ListEntity } from '../list-entity.js';
+import { identifierMatch, weighed } from '../flag-facts.js';
 import type { Source, SourceHealth, SourceKind, SourceQuery } from '../source.js';
 import { IdentifierIndex } from './identifier-index.js';
 import { catalogEntry, type ListCatalogEntry } from './list-catalog.js';
@@ -96,27 +95,4 @@ function identifierIndex(entities: PackedEntities): IdentifierIndex {
     identifierIndexes.set(entities, index);
   }
   return index;
-}
-
-/** A record found by an identifier alone: its primary name, no name comparison. */
-function identifierMatch(entity: ListEntity): EntityMatch {
-  const name = entity.names[0] ?? { full: entity.source_id, type: 'primary' as const };
-  return {
-    key: `${entity.source}:${entity.source_id}`,
-    source: entity.source,
-    score: 0,
-    matchedName: { full: name.full, type: name.type },
-    explanation: {
-      matchedName: name.full,
-      nameType: name.type,
-      method: 'identifier',
-      preparedQuery: '',
-      preparedName: '',
-      pairs: [],
-      unmatchedQuery: [],
-      unmatchedName: [],
-      penalties: [],
-      score: 0,
-    },
-  };
 }

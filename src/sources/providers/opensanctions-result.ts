@@ -1,7 +1,7 @@
 import { nameTypeAdjusted } from '../../matching/entity-score.js';
 import { compareNames, type EntityMatch } from '../../matching/index.js';
 import type { Flag } from '../flag.js';
-import { weighed } from '../flag-facts.js';
+import { identifierMatch, weighed } from '../flag-facts.js';
 import type { EntityName, ListEntity, RawRecord } from '../list-entity.js';
 import type { FlagContext } from '../lists/list-flag.js';
 import { entityKey } from '../lists/matchable-entity.js';
@@ -42,7 +42,7 @@ export function opensanctionsFlag(
   query: SourceQuery,
   context: FlagContext,
 ): Flag | undefined {
-  const match = query.identifiersOnly ? identifiedOnly(candidate.entity) : bestName(candidate.entity, query);
+  const match = query.identifiersOnly ? identifierMatch(candidate.entity) : bestName(candidate.entity, query);
   if (!match) return undefined;
   // The query's birth date, countries and identifiers weigh the match as for the lists themselves.
   const flag = weighed(watchlistFlag(candidate.entity, match, context), candidate.entity, query.facts);
@@ -71,30 +71,6 @@ function bestName(entity: ListEntity, query: SourceQuery): EntityMatch | undefin
     }
   }
   return best;
-}
-
-/** A candidate asked for by identifiers alone: its primary name, no name comparison. */
-function identifiedOnly(entity: ListEntity): EntityMatch | undefined {
-  const name = entity.names[0];
-  if (!name) return undefined;
-  return {
-    key: entityKey(entity),
-    source: entity.source,
-    score: 0,
-    matchedName: matchableName(name),
-    explanation: {
-      matchedName: name.full,
-      nameType: name.type,
-      method: 'identifier',
-      preparedQuery: '',
-      preparedName: '',
-      pairs: [],
-      unmatchedQuery: [],
-      unmatchedName: [],
-      penalties: [],
-      score: 0,
-    },
-  };
 }
 
 function matchableName(name: EntityName): EntityMatch['matchedName'] {
