@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { EntityMatch, SearchOptions } from '../../matching/index.js';
-import { startModuleWorker } from '../../worker-thread.js';
+import { startThread } from '../../start-thread.js';
 import type { ListIndexer } from './loaded-lists.js';
 import type { SnapshotChunk } from './snapshot-chunks.js';
 
@@ -150,7 +150,7 @@ export class MatchingThread implements ListIndexer<ThreadIndex> {
 
   private running(): Worker {
     if (this.worker) return this.worker;
-    const worker = startModuleWorker(import.meta.url, 'matching-worker');
+    const worker = startThread(import.meta.url, 'matching-thread-entry');
     worker.unref();
     worker.on('message', (answers: MatchingAnswer[]) => {
       for (const answer of answers) {
