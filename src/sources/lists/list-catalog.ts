@@ -1,9 +1,9 @@
 import type { Config, ListUrlKey } from '../../config.js';
+import { type ListFlagMapper, listFlag } from '../list-flag.js';
 import type { SourceKind } from '../source.js';
-import { type ListFlagMapper, listFlag } from './list-flag.js';
+import { watchlistFlag } from '../watchlist-flag.js';
 import { LIST_PARSERS } from './parsers/index.js';
 import type { ListParserDescriptor } from './parsers/types.js';
-import { watchlistFlag } from './watchlist-flag.js';
 
 /** Config fields holding one list's URL override (one env var each, see `SETTINGS`). */
 export type ListUrlConfigKey = ListUrlKey;

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import { ServiceError } from '../../errors.js';
 import type { Db } from '../../store/database.js';
 import type { ListStateRow } from '../../store/schema.js';
+import { OPENSANCTIONS_SOURCE } from '../opensanctions-datasets.js';
 import { catalogEntry, LIST_CATALOG, type ListCatalogEntry } from './list-catalog.js';
 import { ListRefresher, type RefreshResult } from './list-refresher.js';
 import {
@@ -15,7 +16,6 @@ import {
 } from './list-status.js';
 import { type ListIndexer, type ListsView, LoadedLists } from './loaded-lists.js';
 import { ParseThread } from './parse-thread.js';
-import { OPENSANCTIONS_SOURCE } from './parsers/ftm-jsonl.js';
 import { CSL_OFAC_NON_SDN_LISTS } from './parsers/index.js';
 import { type DatabaseKind, RefreshLock } from './refresh-lock.js';
 import { type ListParseSettings, ListSnapshotStore } from './snapshot-store.js';

@@ -1,7 +1,7 @@
 import { type Config, openSanctionsMode } from '../../config.js';
+import { OPENSANCTIONS_SOURCE } from '../opensanctions-datasets.js';
 import { LIST_CATALOG } from './list-catalog.js';
 import type { ListServiceOptions } from './list-service.js';
-import { OPENSANCTIONS_SOURCE } from './parsers/ftm-jsonl.js';
 
 export type ListSettings = Omit<
   ListServiceOptions<unknown>,

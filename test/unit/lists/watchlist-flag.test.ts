@@ -1,12 +1,12 @@
 import { beforeAll, expect, it } from 'vitest';
 import { type EntityMatch, NameIndex } from '../../../src/matching/index.js';
 import type { ListEntity } from '../../../src/sources/list-entity.js';
+import { explanationForApi, listFlag } from '../../../src/sources/list-flag.js';
 import { LIST_CATALOG } from '../../../src/sources/lists/list-catalog.js';
-import { explanationForApi, listFlag } from '../../../src/sources/lists/list-flag.js';
-import { matchableEntity } from '../../../src/sources/lists/matchable-entity.js';
-import { OFFICIAL_LIST_DATASETS } from '../../../src/sources/lists/opensanctions-datasets.js';
-import { watchlistFlag } from '../../../src/sources/lists/watchlist-flag.js';
+import { matchableEntity } from '../../../src/sources/matchable-entity.js';
+import { OFFICIAL_LIST_DATASETS } from '../../../src/sources/opensanctions-datasets.js';
 import { opensanctionsFlag, yenteResults } from '../../../src/sources/providers/opensanctions-result.js';
+import { watchlistFlag } from '../../../src/sources/watchlist-flag.js';
 import { fixture } from '../../support/provider-server.js';
 import { describeWithRealData, REAL_DATA_DIR } from '../../support/real-lists.js';
 import { ftmLines, jsonLines, parseFtm, parseFtmFile, realFtmFiles } from './ftm-data.js';

@@ -1,5 +1,6 @@
+import { OPENSANCTIONS_SOURCE } from '../../opensanctions-datasets.js';
 import { EU_FILE, EU_LIST, EU_SOURCE, parseEuXml } from './eu-xml.js';
-import { FTM_ENTITIES_FILE, FTM_NESTED_FILE, OPENSANCTIONS_SOURCE, parseFtmJsonl } from './ftm-jsonl.js';
+import { FTM_ENTITIES_FILE, FTM_NESTED_FILE, parseFtmJsonl } from './ftm-jsonl.js';
 import { OFAC_CONS_CSV_FILES, OFAC_SDN_CSV_FILES, type OfacCsvFileNames, parseOfacCsv } from './ofac-csv.js';
 import { OFAC_CONS_ENHANCED_FILE, parseOfacEnhancedXml } from './ofac-enhanced-xml.js';
 import type { ListFileSpec, ListParserDescriptor } from './types.js';

@@ -1,6 +1,6 @@
-import type { EntityMatch, MatchExplanation } from '../../matching/index.js';
-import type { Flag } from '../flag.js';
-import type { ListEntity } from '../list-entity.js';
+import type { EntityMatch, MatchExplanation } from '../matching/index.js';
+import type { Flag } from './flag.js';
+import type { ListEntity } from './list-entity.js';
 
 /** The explanation as the API writes it (snake case, like every other field of the response). */
 export function explanationForApi(explanation: MatchExplanation): Record<string, unknown> {

@@ -1,8 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import type { EntityMatch, SearchOptions } from '../../matching/index.js';
 import { startThread } from '../../start-thread.js';
-import type { ListIndexer } from './loaded-lists.js';
-import type { SnapshotChunk } from './snapshot-chunks.js';
+import type { ListIndexer } from '../lists/loaded-lists.js';
+import type { SnapshotChunk } from '../lists/snapshot-chunks.js';
 
 /** How long after a thread died by itself the next one may start. */
 const RESTART_PAUSE_MS = 1_000;
