@@ -8,7 +8,7 @@ import { IDENTIFIER_TYPES } from '../screening/screening-facts.js';
 import { DEFAULT_MATCH_THRESHOLD, QUERY_MAX_CODE_POINTS } from '../screening/screening-policy.js';
 import type { ScreeningRequest } from '../screening/screening-request.js';
 import { QUERY_TYPES, type QueryType } from '../screening/screening-result.js';
-import { KNOWN_SOURCE_IDS } from '../sources/source-ids.js';
+import { KNOWN_SOURCE_IDS } from '../screening/source-ids.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../store/rate-limiter.js';
 import { formRefusal } from './form-errors.js';
 import { screeningView } from './screening-view.js';

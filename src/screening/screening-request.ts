@@ -2,11 +2,11 @@ import type { Plan } from '../accounts/plans.js';
 import { type FieldError, ServiceError } from '../errors.js';
 import type { QueryFacts } from '../matching/index.js';
 import type { Source } from '../sources/source.js';
-import { isKnownSourceId } from '../sources/source-ids.js';
 import { codePointLength, holdsLetterOrDigit, normaliseQuery } from './normalise-query.js';
 import { resolveScreeningFacts, type ScreeningFactsRequest } from './screening-facts.js';
 import { DEFAULT_MATCH_THRESHOLD, QUERY_MAX_CODE_POINTS, QUERY_MIN_CODE_POINTS } from './screening-policy.js';
 import type { EffectiveOptions, QueryType } from './screening-result.js';
+import { isKnownSourceId } from './source-ids.js';
 
 export interface ScreeningRequest extends ScreeningFactsRequest {
   /** May be left out when `identifiers` are given. */

@@ -24,7 +24,7 @@ export interface FlagContext {
   enabledLists: readonly string[];
 }
 
-/** Turns a list entry that matched into a flag; each catalog entry names its own (see list-catalog.ts). */
+/** Turns a list entry that matched into a flag; each list registry entry names its own (see lists/list-registry.ts). */
 export type ListFlagMapper = (entity: ListEntity, match: EntityMatch, context: FlagContext) => Flag;
 
 /**
