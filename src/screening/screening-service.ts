@@ -274,7 +274,7 @@ export class ScreeningService {
   /**
    * Caches stored live screenings, once stored (never a result that was not counted), each write
    * on its own: not inside the group's write, whose next statement would otherwise wait for one
-   * cache round trip per member (a quarter of its time under fifty connections, docs/benchmarks.md).
+   * cache round trip per member, which under many connections was a large part of its time.
    * The writes are sent, not awaited: the answer is ready and a write never fails its caller, so
    * waiting for Redis to acknowledge it only delayed every live answer by a round trip (up to the
    * command timeout when Redis stalls). Sent before the answer, a write still comes before any
