@@ -10,7 +10,10 @@ import type { Source } from '../sources/source.js';
 import type { Db } from '../store/database.js';
 import type { ResultCache } from '../store/result-cache.js';
 import { screeningCacheKey } from './cache-key.js';
+import { applyDecisions, riskBearing } from './decisions/applied-decisions.js';
+import { standingDecisions } from './decisions/decision-store.js';
 import { fanOut } from './fan-out.js';
+import { identifyFlags } from './flag-identity.js';
 import { GroupCommit, writeTogetherThenAlone } from './group-commit.js';
 import { assignParties } from './parties.js';
 import { assessRisk } from './risk.js';
@@ -28,6 +31,7 @@ import {
   type StoredResult,
 } from './screening-result.js';
 import { findScreening, retentionCutoff, type ScreeningRecord, storeScreenings } from './screening-store.js';
+import { subjectKey } from './screening-subject.js';
 
 export interface ScreeningServiceDeps {
   db: Db;
@@ -197,11 +201,22 @@ export class ScreeningService {
       this.deps.sources(),
       isoDay(this.deps.clock.now()),
     );
-    if (checkQuota) await this.deps.usage.assertAvailable(subject);
+    const party = subjectKey(resolved);
+    // The subject's decisions are part of the answer, and so of its cache key: read on every
+    // screening, alongside the quota check.
+    const [, standing] = await Promise.all([
+      checkQuota ? this.deps.usage.assertAvailable(subject) : undefined,
+      standingDecisions(this.deps.db, subject.accountId, party),
+    ]);
 
     const versions: Record<string, string> = {};
     for (const source of resolved.sources) versions[source.id] = source.version() ?? 'unversioned';
-    const cacheKey = screeningCacheKey(subject.accountId, resolved, versions);
+    const cacheKey = screeningCacheKey(
+      subject.accountId,
+      resolved,
+      versions,
+      standing.map((d) => d.id),
+    );
     const cached = await this.deps.cache.get(cacheKey);
     const hit = cached !== undefined && looksLikeStoredResult(cached);
     this.deps.observer?.cacheLookup(hit);
@@ -222,11 +237,13 @@ export class ScreeningService {
       // Nothing was checked: no answer at all, rather than a clean one (503: the sources may come back).
       throw new ServiceError('service-unavailable', `Every selected source failed or timed out: ${failed}.`);
     }
-    const flags = assignParties(outcome.flags);
+    const flags = applyDecisions(identifyFlags(assignParties(outcome.flags)), standing);
     const result: StoredResult = {
       id: newId(),
       entity: resolved.entity,
-      ...assessRisk(flags),
+      ...(resolved.reference !== undefined ? { reference: resolved.reference } : {}),
+      // A flag cleared as a false positive is still reported, but is no risk.
+      ...assessRisk(riskBearing(flags)),
       flags,
       sources_queried: outcome.sources_queried,
       sources_matched: outcome.sources_matched,
@@ -244,6 +261,8 @@ export class ScreeningService {
       options: resolved.options,
       sourceErrors: outcome.source_errors,
       sourceVersions: versions,
+      subjectKey: party,
+      reference: resolved.reference,
     };
     // An answer missing a failed source is not kept: the next request asks that source again.
     return {
