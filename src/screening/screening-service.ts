@@ -18,7 +18,11 @@ import { GroupCommit, writeTogetherThenAlone } from './group-commit.js';
 import { assignParties } from './parties.js';
 import { assessRisk } from './risk.js';
 import { hasFacts } from './screening-facts.js';
-import { listScreenings, type ScreeningHistoryPage } from './screening-history.js';
+import {
+  listScreenings,
+  type ScreeningHistoryFilter,
+  type ScreeningHistoryPage,
+} from './screening-history.js';
 import { outcomeOfError, type ScreeningObserver } from './screening-observer.js';
 import { FLAGS_PER_SOURCE_LIMIT, RESULT_CACHE_TTL_MS } from './screening-policy.js';
 import { resolveScreeningRequest, type ScreeningRequest } from './screening-request.js';
@@ -312,9 +316,10 @@ export class ScreeningService {
   recent(
     accountId: string,
     page: { before?: string | undefined; limit?: number | undefined } = {},
+    filter: ScreeningHistoryFilter = {},
   ): Promise<ScreeningHistoryPage> {
     const notBefore = retentionCutoff(this.deps.clock.now(), this.deps.retentionMonths);
-    return listScreenings(this.deps.db, accountId, notBefore, page);
+    return listScreenings(this.deps.db, accountId, notBefore, page, filter);
   }
 
   async get(accountId: string, id: string): Promise<ScreeningResult> {

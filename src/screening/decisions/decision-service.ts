@@ -11,8 +11,11 @@ import {
   insertDecision,
   listDecisions,
   type StoredDecision,
+  standingDecisions,
+  subjectOfScreening,
   withdrawDecision,
 } from './decision-store.js';
+import { type QueuedFlag, REVIEW_QUEUE_DAYS_DEFAULT, reviewQueue } from './review-queue.js';
 
 /** Longest note of a decision, in characters after trimming; a note is required. */
 export const DECISION_NOTE_MAX_CHARS = 2_000;
@@ -90,6 +93,18 @@ export class DecisionService {
     const limit = Math.min(Math.max(1, filter.limit ?? DECISIONS_PAGE_DEFAULT), DECISIONS_PAGE_MAX);
     const page = await listDecisions(this.deps.db, accountId, { ...filter, limit });
     return { data: page.data.map(view), next_cursor: page.next_cursor };
+  }
+
+  /** The flags waiting for a decision, of the account's screenings of the last `days` days. */
+  queue(accountId: string, days = REVIEW_QUEUE_DAYS_DEFAULT): Promise<QueuedFlag[]> {
+    const since = new Date(this.deps.clock.now().getTime() - days * 24 * 60 * 60 * 1000);
+    return reviewQueue(this.deps.db, accountId, since);
+  }
+
+  /** The standing decisions on the subject of a stored screening (none when it has no subject). */
+  async standingFor(accountId: string, screeningId: string): Promise<StoredDecision[]> {
+    const subject = await subjectOfScreening(this.deps.db, accountId, screeningId);
+    return subject === undefined ? [] : standingDecisions(this.deps.db, accountId, subject);
   }
 
   async withdraw(accountId: string, id: string): Promise<void> {

@@ -210,3 +210,19 @@ export async function findDecidableFlag(
   if (!row) return undefined;
   return { subjectKey: row.subject_key, reference: row.reference, entity: row.entity, flag: row.flag };
 }
+
+/** The subject of a stored screening of the account; undefined when unknown or stored before decisions. */
+export async function subjectOfScreening(
+  db: Db,
+  accountId: string,
+  screeningId: string,
+): Promise<string | undefined> {
+  if (!isUuid(screeningId)) return undefined;
+  const row = await db
+    .selectFrom('screenings')
+    .select('subject_key')
+    .where('id', '=', screeningId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row?.subject_key ?? undefined;
+}
