@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { backends } from '../support/backends.js';
-import { DashboardBrowser, describeInChromium, LAPTOP } from '../support/browser.js';
+import { DashboardBrowser, describeInChromium, LAPTOP, PHONE } from '../support/browser.js';
 import { accountWithUser } from '../support/dashboard-client.js';
 import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
@@ -47,6 +47,11 @@ describeInChromium("the dashboard's review queue and screening history in Chromi
     const page = await signedIn(user);
     await page.getByRole('link', { name: 'Review' }).click();
     await page.waitForURL('**/dashboard/review');
+    await page.setViewportSize(PHONE);
+    await expect(
+      page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth'),
+    ).resolves.toBe(true);
+    await page.setViewportSize(LAPTOP);
     const items = page.locator('#review-queue > li');
     await expect(items.count()).resolves.toBe(1);
     const item = items.first();
@@ -64,6 +69,13 @@ describeInChromium("the dashboard's review queue and screening history in Chromi
     // A decision without a note is refused on its row, and nothing is recorded.
     await item.getByRole('button', { name: 'False positive' }).click();
     expect(page.url()).toMatch(/\/dashboard\/review$/);
+    await expect((await api.request('GET', '/v1/decisions', { key: user.key })).body.data).toEqual([]);
+
+    // Spaces alone pass the browser's check, not the service's: the row says why.
+    await item.getByLabel(/^Note on/).fill('   ');
+    await item.getByRole('button', { name: 'False positive' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The decision was not recorded' }).waitFor();
+    await expect(items.first().locator('.field-error').textContent()).resolves.toMatch(/^The note must hold/);
     await expect((await api.request('GET', '/v1/decisions', { key: user.key })).body.data).toEqual([]);
 
     await item.getByLabel(/^Note on/).fill('Our customer is a student born in 1990.');

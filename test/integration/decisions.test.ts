@@ -116,6 +116,37 @@ describe.each(backends())('decisions on flags ($name)', (shared) => {
     expect(other.body.risk_score).toBe(first.body.risk_score);
   });
 
+  it("applies a decision to a batch item whose reference is the subject's", async () => {
+    const { key } = await api.createAccount();
+    const first = await screen(key, { query: LISTED, reference: 'batch-cust' });
+    const flag = flagOf(first.body, LISTED);
+    expect(
+      (await decide(key, first.body.id, flag.id, { decision: 'false_positive', note: 'known' })).status,
+    ).toBe(201);
+    const items = [
+      { query: LISTED, type: 'person', reference: 'batch-cust' },
+      { query: LISTED, type: 'person', reference: 'batch-other' },
+    ];
+    const queued = await api.request('POST', '/v1/screen/batch', { key, body: { items } });
+    expect(queued.status).toBe(202);
+    await api.runtime.batchWork.settle();
+    const done = await api.request('GET', `/v1/screen/batch/${queued.body.id}`, { key });
+    const [cleared, other] = done.body.results;
+    expect(cleared).toMatchObject({
+      reference: 'batch-cust',
+      status: 'completed',
+      risk_level: 'low',
+      risk_score: 0,
+    });
+    expect(other).toMatchObject({
+      reference: 'batch-other',
+      status: 'completed',
+      risk_score: first.body.risk_score,
+    });
+    const stored = await api.request('GET', `/v1/screen/${cleared.screening_id}`, { key });
+    expect(flagOf(stored.body, LISTED).decision.value).toBe('false_positive');
+  });
+
   it('without a reference, holds a decision for the same query and facts only', async () => {
     const { key } = await api.createAccount();
     const first = await screen(key, { query: LISTED, date_of_birth: '1990' });
