@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,6 +201,38 @@ describe.each(backends())('decisions on flags ($name)', (shared) => {
     );
     const mine = await api.request('GET', '/v1/decisions', { key: owner.key });
     expect(mine.body.data.map((d: { id: string }) => d.id)).toEqual([decided.body.id]);
+  });
+
+  it('gives the flags of a screening stored before flag ids their ids, and takes no decision on it', async () => {
+    const { key, account, keyId } = await api.createAccount();
+    const live = await screen(key, { query: LISTED });
+    const flag = flagOf(live.body, LISTED);
+    const { id: _, decision: __, ...before } = flag;
+    const { reference: ___, ...result } = { ...live.body, id: randomUUID(), flags: [before] };
+    delete result.cache_hit;
+    await api.runtime.ctx.db
+      .insertInto('screenings')
+      .values({
+        id: result.id,
+        account_id: account.id,
+        key_id: keyId,
+        entity: result.entity,
+        query_type: 'person',
+        request_options: '{}',
+        result: JSON.stringify(result),
+        source_errors: '[]',
+        source_versions: '{}',
+        risk_score: result.risk_score,
+        risk_level: result.risk_level,
+        created_at: new Date(result.timestamp),
+      })
+      .execute();
+    const stored = await api.request('GET', `/v1/screen/${result.id}`, { key });
+    expect(stored.status).toBe(200);
+    expect(stored.body.flags[0].id).toBe(flag.id);
+    expect(stored.body.flags[0].details.record_hash).toBe(flag.details.record_hash);
+    const refused = await decide(key, result.id, flag.id, { decision: 'false_positive', note: 'old' });
+    expect(refused.status).toBe(404);
   });
 
   it('answers 404 for an unknown screening or flag and 422 for a missing or overlong note', async () => {
