@@ -15,6 +15,7 @@ import { adminListRoutes } from './routes/admin/lists.js';
 import { adminUserRoutes } from './routes/admin/users.js';
 import { auditRoutes } from './routes/audit.js';
 import { batchRoutes } from './routes/batch.js';
+import { decisionRoutes } from './routes/decisions.js';
 import { docsRoutes, registerOpenApi } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { keyRoutes } from './routes/keys.js';
@@ -89,6 +90,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   healthRoutes(app, ctx);
   screenRoutes(app, ctx);
   batchRoutes(app, ctx);
+  decisionRoutes(app, ctx);
   keyRoutes(app, ctx);
   usageRoutes(app, ctx);
   auditRoutes(app, ctx);

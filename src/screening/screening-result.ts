@@ -2,13 +2,41 @@ import type { Flag } from '../sources/flag.js';
 import type { FailedSource } from '../sources/source-failure.js';
 import type { RiskLevel } from './risk.js';
 
+/** An analyst's decision on a listed record for one subject, as a flag it applies to carries it. */
+export interface AppliedDecision {
+  id: string;
+  value: DecisionValue;
+  note: string;
+  decided_by: DecidedBy;
+  decided_at: string;
+}
+
+export type DecisionValue = 'false_positive' | 'true_match';
+
+/** Who took a decision: an API key, or a dashboard user. */
+export interface DecidedBy {
+  type: 'api_key' | 'dashboard_user';
+  id: string;
+}
+
+/**
+ * A flag as a screening reports it: with the id of the listed record (stable across screenings,
+ * see flag-identity.ts), and the decision taken on that record for this subject, if one applies.
+ */
+export interface ScreenedFlag extends Flag {
+  id: string;
+  decision?: AppliedDecision;
+}
+
 /** The answer of `POST /v1/screen` and `GET /v1/screen/:id`. */
 export interface ScreeningResult {
   id: string;
   entity: string;
+  /** The caller's own id of the party, when the request gave one. */
+  reference?: string;
   risk_score: number;
   risk_level: RiskLevel;
-  flags: Flag[];
+  flags: ScreenedFlag[];
   sources_queried: string[];
   sources_matched: string[];
   /** Selected sources that gave no answer, and why; empty when every one answered. */
