@@ -45,7 +45,15 @@ interface Negative {
 interface Screened {
   risk_level: Level;
   risk_score: number;
-  flags: { source: string; match_score: number; details: { source_id: string; matched_name: string } }[];
+  flags: {
+    source: string;
+    match_score: number;
+    details: {
+      source_id: string;
+      matched_name: string;
+      match_explanation?: { secondary?: { field: string; outcome: string }[] };
+    };
+  }[];
 }
 
 async function screenAll<T>(items: readonly T[], body: (item: T) => unknown, service: RunningService) {
@@ -120,6 +128,18 @@ async function falseAlarmsWithFacts(service: RunningService): Promise<void> {
     '| parties | low | medium | high | critical | medium or above | high or above |\n|---|---|---|---|---|---|---|',
   );
   console.log(`| ${people.length} | ${levelShares(results)} |`);
+  // A birth date can only rule out a record that states one: the rest is judged on the name alone.
+  const undated = (r: Screened) =>
+    r.flags[0]?.details.match_explanation?.secondary?.some(
+      (s) => s.field === 'date_of_birth' && s.outcome === 'unknown',
+    ) === true;
+  const alerted = (levels: readonly Level[]) => results.filter((r) => levels.includes(r.risk_level));
+  const mediumOrAbove = alerted(['medium', 'high', 'critical']);
+  const highOrAbove = alerted(['high', 'critical']);
+  console.log(
+    `\nStrongest flag on a record that states no birth date: ${mediumOrAbove.filter(undated).length} of the ` +
+      `${mediumOrAbove.length} medium or above, ${highOrAbove.filter(undated).length} of the ${highOrAbove.length} high or above.`,
+  );
   const worst = results.flatMap((r, k) =>
     r.risk_level === 'high' || r.risk_level === 'critical'
       ? [`"${people[k]!.name}" ${r.risk_score}: ${r.flags[0]?.details.matched_name}`]
@@ -159,10 +179,14 @@ async function recallWithBirthDates(service: RunningService): Promise<void> {
   const missed: string[] = [];
   own.forEach((r, k) => {
     const first = r.flags[0]?.details.source_id === people[k]!.id;
+    // Two records of one name and birth date (a party listed twice) tie: either may come first.
+    const tied =
+      !first &&
+      r.flags.some((f) => f.details.source_id === people[k]!.id && f.match_score === r.flags[0]?.match_score);
     if (first && (r.risk_level === 'high' || r.risk_level === 'critical')) firstHigh++;
     else
       missed.push(
-        `"${people[k]!.query}" ${people[k]!.born}: ${first ? 'first' : `first is ${r.flags[0]?.details.matched_name ?? 'none'}`}, ${r.risk_level} (${r.flags[0]?.match_score ?? '-'})`,
+        `"${people[k]!.query}" ${people[k]!.born}: ${first ? 'first' : `first is ${r.flags[0]?.details.matched_name ?? 'none'}${tied ? ' (tied with its own record)' : ''}`}, ${r.risk_level} (${r.flags[0]?.match_score ?? '-'})`,
       );
   });
   off.forEach((r, k) => {

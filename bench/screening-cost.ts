@@ -6,8 +6,8 @@
  * libuv's pool), with the main thread's garbage collections read from V8's own trace. Then the
  * whole machine's budget: the CPU that PostgreSQL, Redis and the load generator spent per screening
  * besides, their sum, and the throughput that sum allows on this machine's cores (its ceiling,
- * whatever the latency), against the busy time /proc/stat counted. It prints and writes nothing
- * else: the figures of docs/benchmarks.md come from the runs its notes name. On an otherwise idle
+ * whatever the latency), against the busy time /proc/stat counted. It prints its figures and writes
+ * nothing (docs/benchmarks.md keeps the current ones by hand). On an otherwise idle
  * machine: every postgres and redis-server process counts.
  *
  *   npm run build && npm run bench:screening-cost

@@ -19,9 +19,8 @@ const DURATION_SECONDS = Number(process.env.DURATION_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 /**
  * Paced runs of live screenings at the target rate. A p99 of one 15 s run is decided by a handful
- * of stalls (1% of 9,000 requests at 600/s is 90, about two stalls' worth), so it moved from 17 to
- * 120 ms between runs of one build on one day (session 18): the table gives the run with the
- * median p99, and the p99 of each.
+ * of stalls (1% of 9,000 requests at 600/s is 90, about two stalls' worth), so it moves a lot
+ * between runs of one build: the table gives the run with the median p99, and the p99 of each.
  */
 const PACED_RUNS = Math.max(1, Number(process.env.PACED_RUNS ?? 3));
 /** A pause before each paced run, so it does not start with the queue a saturated run left. */

@@ -1,8 +1,8 @@
 /**
  * Soak (issue 10): the real service in its own process with every list of `LISTS_DIR`
  * loaded, distinct realistic screenings (no cache hits) at a fixed rate for 5 minutes; prints the
- * errors, the p50/p99 of each minute and the service's RSS every 10 s, and writes the series to
- * docs/benchmarks.md. Not a test: it asserts nothing, it measures.
+ * errors, the p50/p99 of each minute and the service's RSS every 10 s (also written to
+ * bench/results/). Not a test: it asserts nothing, it measures.
  *
  *   npm run bench:soak                      # SOAK_SECONDS=300 SOAK_RATE=20 CONNECTIONS=4 by default
  *   SOAK_SECONDS=30 npm run bench:soak      # a trial run
@@ -22,10 +22,10 @@ import { liftAccountLimits, type RunningService, startService, waitUntilHealthy 
 
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 /**
- * What one service process sustains on the shared 2-core machine with every list loaded: a live
- * screening costs it 25-30 ms of CPU at the median there (90 ms at p90, for long transliterated
- * names), so at 20/s it is about two-thirds busy. Few connections: autocannon paces each
- * connection on its own timer, and with many they fire together, in bursts that queue.
+ * A rate one service process under tsx sustains on a 2-core machine with every list loaded, with
+ * room to spare, so that the soak shows drift (memory, latency), not saturation. Few connections:
+ * autocannon paces each connection on its own timer, and with many they fire together, in bursts
+ * that queue.
  */
 const SOAK_RATE = Number(process.env.SOAK_RATE ?? 20);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 4);

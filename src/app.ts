@@ -19,6 +19,7 @@ import { adminListRoutes } from './http/routes/admin/lists.js';
 import { adminUserRoutes } from './http/routes/admin/users.js';
 import { auditRoutes } from './http/routes/audit.js';
 import { batchRoutes } from './http/routes/batch.js';
+import { decisionRoutes } from './http/routes/decisions.js';
 import { docsRoutes, registerOpenApi } from './http/routes/docs.js';
 import { healthRoutes } from './http/routes/health.js';
 import { keyRoutes } from './http/routes/keys.js';
@@ -93,6 +94,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   healthRoutes(app, ctx);
   screenRoutes(app, ctx);
   batchRoutes(app, ctx);
+  decisionRoutes(app, ctx);
   keyRoutes(app, ctx);
   usageRoutes(app, ctx);
   auditRoutes(app, ctx);

@@ -13,8 +13,8 @@ const WORKER_HEALTHY_AFTER_MS = 10_000;
 /**
  * Every two cores a process when several processes can act as one (PostgreSQL for the data and
  * Redis for revocations, rate limits and the cache); one otherwise. Each process keeps two cores
- * busy under load: its main thread and its matching thread (on this 2-core machine one process
- * answered 1,052-1,106 live screenings/s where two answered 884-896, docs/benchmarks.md).
+ * busy under load: its main thread and its matching thread, so more processes than that only
+ * contend for the cores (with PostgreSQL and Redis too) and answer fewer live screenings.
  */
 export function defaultWorkerCount(config: Config): number {
   if (!config.databaseUrl || !config.redisUrl) return 1;

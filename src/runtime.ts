@@ -27,6 +27,7 @@ import { registerStateGauges } from './metrics/state-gauges.js';
 import { releaseDeadClaims } from './screening/batches/batch-queue.js';
 import { BatchService } from './screening/batches/batch-service.js';
 import { BatchWorker } from './screening/batches/batch-worker.js';
+import { DecisionService } from './screening/decisions/decision-service.js';
 import { RetentionPurge } from './screening/retention-purge.js';
 import { ScreeningService } from './screening/screening-service.js';
 import { ScreeningWebhooks } from './screening/screening-webhooks.js';
@@ -293,6 +294,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     }),
     lists,
     screening,
+    decisions: new DecisionService({ db, clock, retentionMonths }),
     batches: new BatchService({
       db,
       clock,

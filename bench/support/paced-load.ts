@@ -38,8 +38,7 @@ interface DueRequest {
  *
  * It shares the machine with the service it measures, so it is written as autocannon is: its own
  * sockets, each request written as one string, and autocannon's response parser (http-parser-js).
- * Node's http client took 0.80-1.01 ms of CPU per request, this 0.38-0.54 ms (embedded at 200/s,
- * alternating; docs/benchmarks.md, "Screening throughput", session 17): CPU the service lacked.
+ * Node's http client took about twice the CPU per request: CPU the service it measures lacked.
  */
 export async function pacedLoad(load: PacedLoad): Promise<PacedFigures> {
   const target = new URL(load.url);

@@ -1,25 +1,20 @@
 import fs from 'node:fs';
+import path from 'node:path';
 
-const BENCHMARKS_FILE = 'docs/benchmarks.md';
+const RESULTS_DIR = 'bench/results';
 
 /**
- * Replaces the section between `<!-- bench:NAME:start -->` and `<!-- bench:NAME:end -->` in
- * docs/benchmarks.md (appending it when absent), so each bench keeps its latest figures there.
+ * Prints a bench's results as Markdown and writes them to `bench/results/NAME.md` (not committed).
+ * docs/benchmarks.md keeps one hand-kept table of current figures: a run's output is copied there
+ * with its date, rather than each bench rewriting a section of its own.
  */
 export function writeBenchmarkSection(name: string, markdown: string): void {
-  const start = `<!-- bench:${name}:start -->`;
-  const end = `<!-- bench:${name}:end -->`;
-  const block = `${start}\n${markdown.trim()}\n${end}`;
-  const current = fs.existsSync(BENCHMARKS_FILE)
-    ? fs.readFileSync(BENCHMARKS_FILE, 'utf8')
-    : '# Benchmarks\n';
-  const from = current.indexOf(start);
-  const to = current.indexOf(end);
-  const next =
-    from >= 0 && to > from
-      ? current.slice(0, from) + block + current.slice(to + end.length)
-      : `${current.trimEnd()}\n\n${block}\n`;
-  fs.writeFileSync(BENCHMARKS_FILE, next);
+  const text = `${markdown.trim()}\n`;
+  console.log(`\n${text}`);
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${name}.md`);
+  fs.writeFileSync(file, text);
+  console.log(`(written to ${file})`);
 }
 
 export function machineLine(): string {

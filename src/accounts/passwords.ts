@@ -5,8 +5,8 @@ export const PASSWORD_MIN_LENGTH_CHARS = 12;
 /** Longest password accepted, in characters: bounds the work one sign-in attempt can ask for. */
 export const PASSWORD_MAX_LENGTH_CHARS = 1_024;
 /**
- * scrypt cost parameter N = 2^15 (OWASP's minimum for scrypt): 32 MB and about 0.15 s per hash on
- * the 2-core machine the tests run on.
+ * scrypt cost parameter N = 2^15 (OWASP's minimum for scrypt): 32 MB per hash, slow enough to make
+ * guessing costly, fast enough for a sign-in.
  */
 export const SCRYPT_COST_LOG2 = 15;
 export const SCRYPT_BLOCK_SIZE = 8;

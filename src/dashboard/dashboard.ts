@@ -8,6 +8,7 @@ import { ServiceError } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
 import { PROBLEMS } from '../http/problems.js';
 import { auditRoutes } from './audit-routes.js';
+import { decisionRoutes } from './decision-routes.js';
 import { templateHelpers } from './formatting.js';
 import { keyRoutes } from './key-routes.js';
 import { ASSETS_DIR, DASHBOARD_PREFIX, HTMX_DIR, HTMX_FILE, VIEWS_DIR } from './paths.js';
@@ -102,6 +103,7 @@ async function dashboardPlugin(app: App, ctx: AppContext): Promise<void> {
   keyRoutes(app, ctx);
   usageRoutes(app, ctx);
   screeningRoutes(app, ctx);
+  decisionRoutes(app, ctx);
   webhookRoutes(app, ctx);
   auditRoutes(app, ctx);
 }

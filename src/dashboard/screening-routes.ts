@@ -4,13 +4,20 @@ import type { SignedInUser } from '../accounts/dashboard-sessions.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from '../accounts/plans.js';
 import { ServiceError } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
+import { DECISION_NOTE_MAX_CHARS } from '../screening/decisions/decision-service.js';
 import { IDENTIFIER_TYPES } from '../screening/screening-facts.js';
-import { DEFAULT_MATCH_THRESHOLD, QUERY_MAX_CODE_POINTS } from '../screening/screening-policy.js';
+import {
+  DEFAULT_MATCH_THRESHOLD,
+  QUERY_MAX_CODE_POINTS,
+  REFERENCE_MAX_CHARS,
+} from '../screening/screening-policy.js';
 import type { ScreeningRequest } from '../screening/screening-request.js';
 import { QUERY_TYPES, type QueryType } from '../screening/screening-result.js';
 import { KNOWN_SOURCE_IDS } from '../screening/source-ids.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../store/rate-limiter.js';
+import { decisionName } from './decision-view.js';
 import { formRefusal } from './form-errors.js';
+import { historyFilter } from './history-filter.js';
 import { screeningView } from './screening-view.js';
 import { formField, formFields } from './session-guard.js';
 
@@ -19,8 +26,17 @@ const ScreeningParams = Type.Object({ id: Type.String() });
 const HistoryQuery = Type.Object({
   before: Type.Optional(Type.String({ maxLength: 512 })),
   id: Type.Optional(Type.String({ maxLength: 200 })),
+  name: Type.Optional(Type.String({ maxLength: QUERY_MAX_CODE_POINTS * 4 })),
+  reference: Type.Optional(Type.String({ maxLength: REFERENCE_MAX_CHARS * 4 })),
+  risk: Type.Optional(Type.String({ maxLength: 10 })),
+  from: Type.Optional(Type.String({ maxLength: 10 })),
+  to: Type.Optional(Type.String({ maxLength: 10 })),
 });
-const ResultQuery = Type.Object({ answered: Type.Optional(Type.String({ maxLength: 10 })) });
+const ResultQuery = Type.Object({
+  answered: Type.Optional(Type.String({ maxLength: 10 })),
+  decided: Type.Optional(Type.String({ maxLength: 40 })),
+  refused: Type.Optional(Type.String({ maxLength: 10 })),
+});
 
 /** What the form was filled with, to show it again after a refusal. */
 interface ConsoleForm {
@@ -175,13 +191,19 @@ export function screeningRoutes(app: App, ctx: AppContext): void {
       const user = request.dashboardUser!;
       const lookup = request.query.id?.trim();
       if (lookup) return reply.redirect(`/dashboard/screenings/${encodeURIComponent(lookup)}`, 303);
-      const page = await ctx.screening.recent(user.accountId, { before: request.query.before });
+      const search = historyFilter(request.query);
+      const page = await ctx.screening.recent(
+        user.accountId,
+        { before: request.query.before },
+        search.filter,
+      );
       return reply.viewAsync('screenings', {
         title: 'Screenings',
         nav: 'screenings',
         user,
         page,
         paged: request.query.before !== undefined,
+        search,
       });
     },
   );
@@ -193,12 +215,18 @@ export function screeningRoutes(app: App, ctx: AppContext): void {
       const user = request.dashboardUser!;
       try {
         const result = await ctx.screening.get(user.accountId, request.params.id);
+        const standing = await ctx.decisions.standingFor(user.accountId, result.id);
+        const { decided, refused } = request.query;
         return reply.viewAsync('screening', {
           title: `Screening of ${result.entity}`,
           nav: 'screenings',
           user,
-          result: screeningView(result),
+          result: screeningView(result, standing),
           answered: request.query.answered,
+          decided:
+            decided === 'false_positive' || decided === 'true_match' ? decisionName(decided) : undefined,
+          refused: refused === 'note',
+          noteMaxChars: DECISION_NOTE_MAX_CHARS,
         });
       } catch (error) {
         if (!(error instanceof ServiceError && error.code === 'not-found')) throw error;

@@ -1,7 +1,9 @@
-import type { ScreeningResult } from '../screening/screening-result.js';
+import type { StoredDecision } from '../screening/decisions/decision-store.js';
+import type { ScreenedFlag, ScreeningResult } from '../screening/screening-result.js';
 import type { Flag } from '../sources/flag.js';
 import { registeredList } from '../sources/lists/list-registry.js';
 import type { FailedSource, SourceFailureReason } from '../sources/source-failure.js';
+import { type DecisionView, decisionView } from './decision-view.js';
 import { templateHelpers } from './formatting.js';
 
 /** One line of a flag's record, as text. */
@@ -29,6 +31,7 @@ export interface ExplanationView {
 }
 
 export interface FlagView {
+  id: string | undefined;
   type: string;
   source: string;
   list: string;
@@ -38,6 +41,8 @@ export interface FlagView {
   facts: Fact[];
   /** The source's own record, as indented JSON. */
   sourceRecord: string | undefined;
+  /** The decision that applies to the flag, when one does. */
+  decision: DecisionView | undefined;
 }
 
 /** Fields of a flag's details shown as facts, in this order, with these labels. */
@@ -57,7 +62,13 @@ const FACT_LABELS: [string, string][] = [
   ['listed_on', 'Listed on'],
   ['url', 'Link'],
 ];
-const NOT_FACTS = new Set(['matched_name', 'matched_name_type', 'match_explanation', 'source_record']);
+const NOT_FACTS = new Set([
+  'matched_name',
+  'matched_name_type',
+  'match_explanation',
+  'source_record',
+  'previous_decision',
+]);
 
 /** A value of a record as one line of text: lists joined by "; ", objects as their values. */
 function text(value: unknown): string {
@@ -124,10 +135,20 @@ function explanation(raw: unknown): ExplanationView | undefined {
   };
 }
 
-/** A flag as the console shows it: the row's columns, the record's facts, and why it matched. */
-export function flagView(flag: Flag): FlagView {
+/**
+ * A flag as the console shows it: the row's columns, the record's facts, why it matched, and the
+ * decision on it: the one the screening applied, or else a standing one taken since on the same
+ * state of the record (`standing`).
+ */
+export function flagView(
+  flag: Flag & Partial<Pick<ScreenedFlag, 'id' | 'decision'>>,
+  standing: readonly StoredDecision[] = [],
+): FlagView {
   const details = flag.details ?? {};
+  // Screenings stored before flags had ids have no decision to show.
+  const later = standing.find((d) => d.flag_id === flag.id && d.record_hash === details.record_hash);
   return {
+    id: flag.id,
     type: flag.type,
     source: flag.source,
     list: flag.list,
@@ -137,6 +158,11 @@ export function flagView(flag: Flag): FlagView {
     facts: facts(details),
     sourceRecord:
       details.source_record === undefined ? undefined : JSON.stringify(details.source_record, null, 2),
+    decision: flag.decision
+      ? decisionView(flag.decision, false)
+      : later
+        ? decisionView({ ...later, value: later.decision }, true)
+        : undefined,
   };
 }
 
@@ -167,13 +193,13 @@ function isOfficialList(failed: FailedSource): boolean {
 }
 
 /** A screening as the console shows it. */
-export function screeningView(result: ScreeningResult) {
+export function screeningView(result: ScreeningResult, standing: readonly StoredDecision[] = []) {
   return {
     ...result,
     riskClass: templateHelpers.riskClass(result.risk_level, result.complete),
     riskLabel: templateHelpers.riskLabel(result.risk_level, result.complete),
     listsNotChecked: result.sources_failed.filter(isOfficialList).map(failedSourceView),
     otherFailures: result.sources_failed.filter((f) => !isOfficialList(f)).map(failedSourceView),
-    flagViews: result.flags.map(flagView),
+    flagViews: result.flags.map((flag) => flagView(flag, standing)),
   };
 }

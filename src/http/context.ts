@@ -17,6 +17,7 @@ import type { Clock } from '../clock.js';
 import type { HealthReport } from '../health.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { BatchService } from '../screening/batches/batch-service.js';
+import type { DecisionService } from '../screening/decisions/decision-service.js';
 import type { ScreeningService } from '../screening/screening-service.js';
 import type { ListService } from '../sources/lists/list-service.js';
 import type { SearchableIndex } from '../sources/lists/list-source.js';
@@ -46,6 +47,8 @@ export interface AppContext {
   screening: ScreeningService;
   /** Batch screening: submission, progress and results, cancellation (the items are a worker's). */
   batches: BatchService;
+  /** Analysts' decisions on flags: taken, listed, withdrawn (screenings apply them). */
+  decisions: DecisionService;
   /** Webhooks: registration, list, deletion and the delivery log (delivery itself is a worker). */
   webhooks: WebhookService;
   checkHealth(): Promise<HealthReport>;

@@ -128,3 +128,28 @@ export const SourceFailureSchema = Type.Object(
 export const COMPLETE_DESCRIPTION =
   'false when an official list selected for the screening gave no answer (see sources_failed): ' +
   'the result then does not cover that list';
+
+export const DecidedBySchema = Type.Object(
+  {
+    type: Type.Union([Type.Literal('api_key'), Type.Literal('dashboard_user')]),
+    id: { ...Uuid, description: 'The key id, or the dashboard user id' },
+  },
+  { $id: 'DecidedBy', additionalProperties: false },
+);
+
+export const DecisionValueSchema = Type.Union([Type.Literal('false_positive'), Type.Literal('true_match')], {
+  description:
+    'false_positive: the party is not this listed record (the flag no longer counts toward the risk); true_match: it is',
+});
+
+/** A decision as a flag it applies to carries it. */
+export const AppliedDecisionSchema = Type.Object(
+  {
+    id: Uuid,
+    value: DecisionValueSchema,
+    note: Type.String(),
+    decided_by: DecidedBySchema,
+    decided_at: DateTime,
+  },
+  { $id: 'AppliedDecision', additionalProperties: false },
+);

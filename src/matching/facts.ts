@@ -1,3 +1,4 @@
+import { birthDateAgreement } from './birth-dates.js';
 import { normaliseIdentifier } from './identifiers.js';
 
 /**
@@ -7,11 +8,13 @@ import { normaliseIdentifier } from './identifiers.js';
  * - An identifier of the same kind and value (and issuing country, where both give one) is the
  *   same party whatever the names: the match scores 1.0.
  * - A passport or national id of the same kind and issuing country but another value is strong
- *   evidence of another person (IDENTITY_DOCUMENT_MISMATCH_FACTOR).
+ *   evidence of another person (IDENTITY_DOCUMENT_MISMATCH_FACTOR, applied last).
  * - A birth date that contradicts every birth date of the record (at the precision both give, a
  *   year either way for a year alone or a range) scales the match by BIRTH_DATE_MISMATCH_FACTOR,
  *   so that a name match alone stays `medium` at most; one that agrees adds BIRTH_DATE_AGREEMENT
- *   to a fuzzy match.
+ *   to a fuzzy match. The same full date on both sides is rare between strangers, so it closes
+ *   SAME_BIRTH_DAY_SHARE of the gap between a fuzzy match and 1.0 instead: any name match at the
+ *   default threshold with the record's own full birth date is `high` (birth-dates.ts).
  * - Countries: one in common adds COUNTRY_AGREEMENT; a record whose nationality is known and
  *   shares none with the query is scaled by NATIONALITY_MISMATCH_FACTOR, less than a birth date
  *   since lists often leave a nationality out.
@@ -19,6 +22,8 @@ import { normaliseIdentifier } from './identifiers.js';
  */
 export const BIRTH_DATE_MISMATCH_FACTOR = 0.7;
 export const BIRTH_DATE_AGREEMENT = 0.05;
+/** From the default threshold's 0.5 to the 0.8 at which a sanctions flag is `high` (risk.ts). */
+export const SAME_BIRTH_DAY_SHARE = 0.6;
 export const NATIONALITY_MISMATCH_FACTOR = 0.9;
 export const COUNTRY_AGREEMENT = 0.02;
 export const IDENTITY_DOCUMENT_MISMATCH_FACTOR = 0.6;
@@ -72,21 +77,27 @@ export function weighFacts(nameScore: number, query: QueryFacts, record: RecordF
   if (ids) {
     outcomes.push(ids.outcome);
     if (ids.outcome.outcome === 'match') score = 1;
-    else if (ids.documentMismatch) score *= IDENTITY_DOCUMENT_MISMATCH_FACTOR;
   }
   const identified = ids?.outcome.outcome === 'match';
   if (query.dateOfBirth !== undefined) {
-    const outcome = compareBirthDate(query.dateOfBirth, record.birthDates);
+    const agreement = birthDateAgreement(query.dateOfBirth, record.birthDates);
+    const outcome = agreement === 'same day' ? 'match' : agreement;
+    const before = score;
     if (!identified && outcome === 'mismatch') score *= BIRTH_DATE_MISMATCH_FACTOR;
-    if (!identified && outcome === 'match' && score < 1)
-      score = Math.min(FUZZY_CEILING, score + BIRTH_DATE_AGREEMENT);
+    if (!identified && outcome === 'match' && score < 1) {
+      const raised =
+        agreement === 'same day' ? score + (1 - score) * SAME_BIRTH_DAY_SHARE : score + BIRTH_DATE_AGREEMENT;
+      score = Math.min(FUZZY_CEILING, raised);
+    }
     outcomes.push({
       field: 'date_of_birth',
       outcome,
       effect:
         identified || outcome === 'unknown'
           ? 'none'
-          : effectOf(outcome, BIRTH_DATE_MISMATCH_FACTOR, BIRTH_DATE_AGREEMENT, nameScore),
+          : agreement === 'same day'
+            ? raisedBy(before, score)
+            : effectOf(outcome, BIRTH_DATE_MISMATCH_FACTOR, BIRTH_DATE_AGREEMENT, nameScore),
       ...(record.birthDates.length > 0 ? { compared_with: [...record.birthDates] } : {}),
     });
   }
@@ -106,12 +117,19 @@ export function weighFacts(nameScore: number, query: QueryFacts, record: RecordF
       ...(known.length > 0 ? { compared_with: known } : {}),
     });
   }
+  // Last, so that no agreeing birth date or country undoes another person's identity document.
+  if (ids?.documentMismatch) score *= IDENTITY_DOCUMENT_MISMATCH_FACTOR;
   return { score: Math.min(1, score), outcomes };
 }
 
 function effectOf(outcome: 'match' | 'mismatch', factor: number, raise: number, nameScore: number): string {
   if (outcome === 'mismatch') return `x${factor}`;
   return nameScore >= 1 ? 'none' : `+${raise}`;
+}
+
+/** What a raise did, to two decimals (`+0.21`), or `none` for an exact match. */
+function raisedBy(before: number, after: number): string {
+  return after > before ? `+${(after - before).toFixed(2)}` : 'none';
 }
 
 /** The identifier kinds of a query that a record's kinds answer to (the entity model's names differ). */
@@ -171,42 +189,6 @@ function compareIdentifiers(
     : { field: 'identifiers', outcome: compared.length > 0 ? 'mismatch' : 'unknown', effect: 'none' };
   if (compared.length > 0) outcome.compared_with = compared;
   return { outcome, documentMismatch };
-}
-
-/** The years (and, when stated, the day or month) a record's birth date covers. */
-interface DateSpan {
-  from: string;
-  to: string;
-  /** Precision of the coarser end: 4 (year), 7 (month) or 10 (day) characters. */
-  precision: number;
-}
-
-const PARTIAL_DATE = /^\d{4}(-\d{2}(-\d{2})?)?$/;
-
-function spanOf(date: string): DateSpan | undefined {
-  const [from = '', to = from] = date.split('/');
-  if (!PARTIAL_DATE.test(from) || !PARTIAL_DATE.test(to)) return undefined;
-  return { from, to, precision: Math.min(from.length, to.length) };
-}
-
-/**
- * Whether the query's birth date agrees with any of the record's, compared at the precision both
- * give: to the day or month when both state it, else by year with a year either way (lists round
- * and write "circa"; a range counts as its years).
- */
-export function compareBirthDate(query: string, record: readonly string[]): 'match' | 'mismatch' | 'unknown' {
-  const spans = record.flatMap((date) => spanOf(date) ?? []);
-  if (spans.length === 0) return 'unknown';
-  for (const span of spans) {
-    const precision = Math.min(query.length, span.precision);
-    if (precision >= 7 && span.from === span.to) {
-      if (query.slice(0, precision) === span.from.slice(0, precision)) return 'match';
-      continue;
-    }
-    const year = Number(query.slice(0, 4));
-    if (year >= Number(span.from.slice(0, 4)) - 1 && year <= Number(span.to.slice(0, 4)) + 1) return 'match';
-  }
-  return 'mismatch';
 }
 
 function compareCountries(query: readonly string[], record: RecordFacts): 'match' | 'mismatch' | 'unknown' {

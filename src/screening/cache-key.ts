@@ -5,22 +5,29 @@ import type { ResolvedScreening } from './screening-request.js';
  * The shape of a cached result. A new one (a field added to every answer) starts a new set of keys,
  * so that a result cached before it is never answered without the new fields.
  */
-const RESULT_SHAPE = 'sources_failed';
+const RESULT_SHAPE = 'flag_ids';
 
 /**
  * The result cache key: account, normalised entity, type, the facts given about the party,
  * effective options and the data version of every source involved, so a list update is never
- * hidden by a cached answer.
+ * hidden by a cached answer; and the reference and the subject's standing decisions, so a decision
+ * taken or withdrawn is never hidden either (a new set of decisions is a new key).
  */
 export function screeningCacheKey(
   accountId: string,
-  screening: Pick<ResolvedScreening, 'entity' | 'type' | 'facts' | 'identifiersOnly' | 'options'>,
+  screening: Pick<
+    ResolvedScreening,
+    'entity' | 'type' | 'facts' | 'identifiersOnly' | 'options' | 'reference'
+  >,
   versions: Record<string, string>,
+  decisionIds: readonly string[],
 ): string {
   const { entity, type, facts, identifiersOnly, options } = screening;
   const material = JSON.stringify([
     RESULT_SHAPE,
     accountId,
+    screening.reference ?? null,
+    [...decisionIds].sort(),
     entity,
     type,
     identifiersOnly,

@@ -35,8 +35,8 @@ function strongestFirst(a: Flag, b: Flag): number {
 
 /**
  * One timer and one abort signal per distinct timeout of a fan-out (every list shares one), rather
- * than one per source: a screening asks seven or more sources, and their timers, signals and
- * timeout promises were 13 KB of the 206 KB a live screening allocated on the main thread.
+ * than one per source: a screening asks seven or more sources, and a timer, signal and timeout
+ * promise for each were a noticeable share of what a live screening allocates on the main thread.
  */
 class Deadlines {
   private readonly byTimeout = new Map<

@@ -17,10 +17,9 @@ interface Waiting<T> {
  * (microseconds when nothing else is ready), never for company that may not come. Under
  * concurrency (fifty connections of one API key) one statement then counts and stores many
  * screenings instead of one each, which is where most of a screening's database cost goes
- * (parsing, planning and a round trip per statement): on the screening bench, live screenings
- * +28-42% and cache hits about +150% on the embedded database, +42% and +92% on PostgreSQL
- * (docs/benchmarks.md). Writes of one key never overlap, and those of different keys never wait
- * for each other.
+ * (parsing, planning and a round trip per statement), so throughput rises most where screenings
+ * arrive together. Writes of one key never overlap, and those of different keys never wait for
+ * each other.
  *
  * A group's write is all or nothing (one statement); when it fails, each member is written again
  * alone (`writeTogetherThenAlone`), so a month with room for only some of them admits exactly those

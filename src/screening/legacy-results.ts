@@ -1,6 +1,7 @@
 import { registeredList } from '../sources/lists/list-registry.js';
 import type { FailedSource } from '../sources/source-failure.js';
 import type { SourceFailure } from './fan-out.js';
+import { identifyFlags } from './flag-identity.js';
 import type { StoredResult } from './screening-result.js';
 
 /** A stored result as it was written before `sources_failed` and `complete`. */
@@ -29,4 +30,14 @@ export function withFailuresOfStoredErrors(
     timestamp,
     duration_ms,
   };
+}
+
+/**
+ * A result stored before flags had ids, given them as a live screening would have (they depend on
+ * the flag alone), so that every answer's flags have the same fields. Decisions are not taken on
+ * such a screening: it records no subject.
+ */
+export function withFlagIds(result: StoredResult): StoredResult {
+  if (result.flags.every((flag) => typeof flag.id === 'string')) return result;
+  return { ...result, flags: identifyFlags(result.flags) };
 }

@@ -18,9 +18,22 @@ export interface ScreeningSummary {
   /** The screening's `complete`; null for one stored before it was recorded. */
   complete: boolean | null;
   created_at: string;
+  /** The caller's own id of the party, when the request gave one. */
+  reference: string | null;
   /** How it was made: an API key (`key_id`) or the dashboard's console (`user_id`). */
   key_id: string | null;
   user_id: string | null;
+}
+
+/** What the history may be narrowed to; every one given must hold. */
+export interface ScreeningHistoryFilter {
+  /** Part of the screened name, as normalised as the names are stored (normaliseQuery). */
+  name?: string | undefined;
+  reference?: string | undefined;
+  riskLevel?: RiskLevel | undefined;
+  /** Screened at or after this instant, and before that one. */
+  from?: Date | undefined;
+  until?: Date | undefined;
 }
 
 export interface ScreeningHistoryPage {
@@ -38,6 +51,7 @@ export async function listScreenings(
   accountId: string,
   notBefore: Date,
   page: { before?: string | undefined; limit?: number | undefined },
+  filter: ScreeningHistoryFilter = {},
 ): Promise<ScreeningHistoryPage> {
   const limit = Math.min(
     Math.max(1, page.limit ?? SCREENING_HISTORY_PAGE_DEFAULT),
@@ -54,11 +68,18 @@ export async function listScreenings(
       'created_at',
       'key_id',
       'user_id',
+      'reference',
       sql<number>`json_array_length(result->'flags')`.as('flag_count'),
       sql<boolean | null>`(result->>'complete')::boolean`.as('complete'),
     ])
     .where('account_id', '=', accountId)
     .where('created_at', '>=', notBefore);
+  // strpos rather than LIKE: a name holding % or _ is searched for as written.
+  if (filter.name) query = query.where(sql<boolean>`strpos(entity, ${filter.name}) > 0`);
+  if (filter.reference) query = query.where('reference', '=', filter.reference);
+  if (filter.riskLevel) query = query.where('risk_level', '=', filter.riskLevel);
+  if (filter.from) query = query.where('created_at', '>=', filter.from);
+  if (filter.until) query = query.where('created_at', '<', filter.until);
   if (page.before) {
     const [time, id] = decodePageCursor(page.before, '/before');
     query = query.where((eb) =>
@@ -79,6 +100,7 @@ export async function listScreenings(
     flag_count: Number(row.flag_count),
     complete: row.complete,
     created_at: new Date(row.created_at).toISOString(),
+    reference: row.reference,
     key_id: row.key_id,
     user_id: row.user_id,
   }));

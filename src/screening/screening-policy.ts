@@ -13,3 +13,5 @@ export const QUERY_MAX_CODE_POINTS = 500;
 export const RETENTION_PURGE_BATCH_ROWS = 1_000;
 /** How often the retention purge runs. */
 export const RETENTION_PURGE_INTERVAL_MS = 24 * 60 * 60 * 1000;
+/** Longest caller reference of a party (`reference`), in characters after trimming. */
+export const REFERENCE_MAX_CHARS = 100;

@@ -4,7 +4,12 @@ import type { QueryFacts } from '../matching/index.js';
 import type { Source } from '../sources/source.js';
 import { codePointLength, holdsLetterOrDigit, normaliseQuery } from './normalise-query.js';
 import { resolveScreeningFacts, type ScreeningFactsRequest } from './screening-facts.js';
-import { DEFAULT_MATCH_THRESHOLD, QUERY_MAX_CODE_POINTS, QUERY_MIN_CODE_POINTS } from './screening-policy.js';
+import {
+  DEFAULT_MATCH_THRESHOLD,
+  QUERY_MAX_CODE_POINTS,
+  QUERY_MIN_CODE_POINTS,
+  REFERENCE_MAX_CHARS,
+} from './screening-policy.js';
 import type { EffectiveOptions, QueryType } from './screening-result.js';
 import { isKnownSourceId } from './source-ids.js';
 
@@ -12,6 +17,8 @@ export interface ScreeningRequest extends ScreeningFactsRequest {
   /** May be left out when `identifiers` are given. */
   query?: string | undefined;
   type?: QueryType | undefined;
+  /** The caller's own id of the party: decisions on its flags belong to it (screening-subject.ts). */
+  reference?: string | undefined;
   options?:
     | {
         threshold?: number | undefined;
@@ -27,6 +34,8 @@ export interface ResolvedScreening {
   facts: QueryFacts;
   /** No name was given: only identifiers are looked up. */
   identifiersOnly: boolean;
+  /** The caller's reference, trimmed; undefined when none (or only spaces) was given. */
+  reference: string | undefined;
   options: EffectiveOptions;
   sources: Source[];
 }
@@ -67,6 +76,12 @@ export function resolveScreeningRequest(
   if (!holdsLetterOrDigit(entity)) {
     throw invalid('The query holds no letter or digit.', [
       { pointer: '/query', detail: 'must hold at least one letter or digit' },
+    ]);
+  }
+  const reference = request.reference?.trim() || undefined;
+  if (reference !== undefined && codePointLength(reference) > REFERENCE_MAX_CHARS) {
+    throw invalid('The reference is too long.', [
+      { pointer: '/reference', detail: `must be at most ${REFERENCE_MAX_CHARS} characters` },
     ]);
   }
   const requested = request.options?.sources;
@@ -114,6 +129,7 @@ export function resolveScreeningRequest(
     type,
     facts,
     identifiersOnly,
+    reference,
     options: {
       threshold: request.options?.threshold ?? DEFAULT_MATCH_THRESHOLD,
       sources: sources.map((s) => s.id),

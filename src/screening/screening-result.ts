@@ -2,13 +2,41 @@ import type { Flag } from '../sources/flag.js';
 import type { FailedSource } from '../sources/source-failure.js';
 import type { RiskLevel } from './risk.js';
 
+/** An analyst's decision on a listed record for one subject, as a flag it applies to carries it. */
+export interface AppliedDecision {
+  id: string;
+  value: DecisionValue;
+  note: string;
+  decided_by: DecidedBy;
+  decided_at: string;
+}
+
+export type DecisionValue = 'false_positive' | 'true_match';
+
+/** Who took a decision: an API key, or a dashboard user. */
+export interface DecidedBy {
+  type: 'api_key' | 'dashboard_user';
+  id: string;
+}
+
+/**
+ * A flag as a screening reports it: with the id of the listed record (stable across screenings,
+ * see flag-identity.ts), and the decision taken on that record for this subject, if one applies.
+ */
+export interface ScreenedFlag extends Flag {
+  id: string;
+  decision?: AppliedDecision;
+}
+
 /** The answer of `POST /v1/screen` and `GET /v1/screen/:id`. */
 export interface ScreeningResult {
   id: string;
   entity: string;
+  /** The caller's own id of the party, when the request gave one. */
+  reference?: string;
   risk_score: number;
   risk_level: RiskLevel;
-  flags: Flag[];
+  flags: ScreenedFlag[];
   sources_queried: string[];
   sources_matched: string[];
   /** Selected sources that gave no answer, and why; empty when every one answered. */
@@ -36,9 +64,10 @@ export interface EffectiveOptions {
 /**
  * A result as the UTF-8 bytes of its JSON, encoded once per live screening: the same bytes are
  * stored (as the `json` column's binary form, which is its text), cached, and answered, where a
- * string was encoded again by each of them and copied whole twice more on its way to the socket
- * (docs/benchmarks.md, session 19). A buffer of its own rather than a slice of Node's shared pool:
- * the cache keeps it for hours, and a small result must not keep a whole pool slab alive with it.
+ * string was encoded again by each of them and copied whole twice more on its way to the socket,
+ * garbage that lengthened the main thread's collections. A buffer of its own rather than a slice of
+ * Node's shared pool: the cache keeps it for hours, and a small result must not keep a whole pool
+ * slab alive with it.
  */
 export function encodeResult(result: StoredResult): Buffer {
   const json = JSON.stringify(result);
@@ -52,8 +81,7 @@ export function encodeResult(result: StoredResult): Buffer {
  * the stored bytes with `cache_hit` and this answer's `duration_ms` in place of the stored one. A
  * live screening is serialised once for its row, the cache and the answer, and a cache hit is
  * answered from the cached bytes without decoding or parsing them: a result is ~10 KB of JSON, and
- * parsing and serialising it again were about half of a cache hit's CPU time (0.32-0.37 ->
- * 0.15-0.20 ms per hit, docs/benchmarks.md).
+ * parsing and serialising it again were about half of a cache hit's CPU time.
  */
 export function answerBytes(stored: Buffer, cacheHit: boolean, durationMs: number): Buffer {
   const at = durationKeyAt(stored);

@@ -10,12 +10,19 @@ import type { Source } from '../sources/source.js';
 import type { Db } from '../store/database.js';
 import type { ResultCache } from '../store/result-cache.js';
 import { screeningCacheKey } from './cache-key.js';
+import { applyDecisions, riskBearing } from './decisions/applied-decisions.js';
+import { standingDecisions } from './decisions/decision-store.js';
 import { fanOut } from './fan-out.js';
+import { identifyFlags } from './flag-identity.js';
 import { GroupCommit, writeTogetherThenAlone } from './group-commit.js';
 import { assignParties } from './parties.js';
 import { assessRisk } from './risk.js';
 import { hasFacts } from './screening-facts.js';
-import { listScreenings, type ScreeningHistoryPage } from './screening-history.js';
+import {
+  listScreenings,
+  type ScreeningHistoryFilter,
+  type ScreeningHistoryPage,
+} from './screening-history.js';
 import { outcomeOfError, type ScreeningObserver } from './screening-observer.js';
 import { FLAGS_PER_SOURCE_LIMIT, RESULT_CACHE_TTL_MS } from './screening-policy.js';
 import { resolveScreeningRequest, type ScreeningRequest } from './screening-request.js';
@@ -28,6 +35,7 @@ import {
   type StoredResult,
 } from './screening-result.js';
 import { findScreening, retentionCutoff, type ScreeningRecord, storeScreenings } from './screening-store.js';
+import { subjectKey } from './screening-subject.js';
 
 export interface ScreeningServiceDeps {
   db: Db;
@@ -197,11 +205,22 @@ export class ScreeningService {
       this.deps.sources(),
       isoDay(this.deps.clock.now()),
     );
-    if (checkQuota) await this.deps.usage.assertAvailable(subject);
+    const party = subjectKey(resolved);
+    // The subject's decisions are part of the answer, and so of its cache key: read on every
+    // screening, alongside the quota check.
+    const [, standing] = await Promise.all([
+      checkQuota ? this.deps.usage.assertAvailable(subject) : undefined,
+      standingDecisions(this.deps.db, subject.accountId, party),
+    ]);
 
     const versions: Record<string, string> = {};
     for (const source of resolved.sources) versions[source.id] = source.version() ?? 'unversioned';
-    const cacheKey = screeningCacheKey(subject.accountId, resolved, versions);
+    const cacheKey = screeningCacheKey(
+      subject.accountId,
+      resolved,
+      versions,
+      standing.map((d) => d.id),
+    );
     const cached = await this.deps.cache.get(cacheKey);
     const hit = cached !== undefined && looksLikeStoredResult(cached);
     this.deps.observer?.cacheLookup(hit);
@@ -222,11 +241,13 @@ export class ScreeningService {
       // Nothing was checked: no answer at all, rather than a clean one (503: the sources may come back).
       throw new ServiceError('service-unavailable', `Every selected source failed or timed out: ${failed}.`);
     }
-    const flags = assignParties(outcome.flags);
+    const flags = applyDecisions(identifyFlags(assignParties(outcome.flags)), standing);
     const result: StoredResult = {
       id: newId(),
       entity: resolved.entity,
-      ...assessRisk(flags),
+      ...(resolved.reference !== undefined ? { reference: resolved.reference } : {}),
+      // A flag cleared as a false positive is still reported, but is no risk.
+      ...assessRisk(riskBearing(flags)),
       flags,
       sources_queried: outcome.sources_queried,
       sources_matched: outcome.sources_matched,
@@ -244,6 +265,8 @@ export class ScreeningService {
       options: resolved.options,
       sourceErrors: outcome.source_errors,
       sourceVersions: versions,
+      subjectKey: party,
+      reference: resolved.reference,
     };
     // An answer missing a failed source is not kept: the next request asks that source again.
     return {
@@ -274,7 +297,7 @@ export class ScreeningService {
   /**
    * Caches stored live screenings, once stored (never a result that was not counted), each write
    * on its own: not inside the group's write, whose next statement would otherwise wait for one
-   * cache round trip per member (a quarter of its time under fifty connections, docs/benchmarks.md).
+   * cache round trip per member, which under many connections was a large part of its time.
    * The writes are sent, not awaited: the answer is ready and a write never fails its caller, so
    * waiting for Redis to acknowledge it only delayed every live answer by a round trip (up to the
    * command timeout when Redis stalls). Sent before the answer, a write still comes before any
@@ -293,9 +316,10 @@ export class ScreeningService {
   recent(
     accountId: string,
     page: { before?: string | undefined; limit?: number | undefined } = {},
+    filter: ScreeningHistoryFilter = {},
   ): Promise<ScreeningHistoryPage> {
     const notBefore = retentionCutoff(this.deps.clock.now(), this.deps.retentionMonths);
-    return listScreenings(this.deps.db, accountId, notBefore, page);
+    return listScreenings(this.deps.db, accountId, notBefore, page, filter);
   }
 
   async get(accountId: string, id: string): Promise<ScreeningResult> {

@@ -4,7 +4,7 @@ import type { UsageLedger } from '../accounts/usage-ledger.js';
 import { isUuid } from '../ids.js';
 import type { Db } from '../store/database.js';
 import type { SourceFailure } from './fan-out.js';
-import { withFailuresOfStoredErrors } from './legacy-results.js';
+import { withFailuresOfStoredErrors, withFlagIds } from './legacy-results.js';
 import type { EffectiveOptions, QueryType, StoredResult } from './screening-result.js';
 
 export interface ScreeningRecord {
@@ -15,6 +15,9 @@ export interface ScreeningRecord {
   options: EffectiveOptions;
   sourceErrors: SourceFailure[];
   sourceVersions: Record<string, string>;
+  /** Whom the screening is about (screening-subject.ts): decisions on its flags belong to it. */
+  subjectKey: string;
+  reference: string | undefined;
 }
 
 /**
@@ -51,18 +54,18 @@ export async function storeScreenings(
   const rows = records.map(
     // A buffer parameter goes in binary form, which for `json` is its UTF-8 text, checked as text is
     // (`json_recv`); for `jsonb` it would not be (its binary form starts with a version byte).
-    ({ result, resultBytes, type, options, sourceErrors, sourceVersions }) => sql`(
+    ({ result, resultBytes, type, options, sourceErrors, sourceVersions, subjectKey, reference }) => sql`(
       ${result.id}::uuid, ${result.entity}, ${type}, ${JSON.stringify(options)}::jsonb, ${resultBytes}::json,
       ${JSON.stringify(sourceErrors)}::jsonb, ${JSON.stringify(sourceVersions)}::jsonb, ${result.risk_score}::int,
-      ${result.risk_level}, ${new Date(result.timestamp)}::timestamptz)`,
+      ${result.risk_level}, ${new Date(result.timestamp)}::timestamptz, ${subjectKey}::text, ${reference ?? null}::text)`,
   );
   const insert = sql`
     INSERT INTO screenings (id, account_id, key_id, user_id, entity, query_type, request_options, result,
-      source_errors, source_versions, risk_score, risk_level, created_at)
+      source_errors, source_versions, risk_score, risk_level, created_at, subject_key, reference)
     SELECT v.id, ${subject.accountId}, ${subject.keyId}::uuid, ${subject.userId ?? null}::uuid, v.entity, v.query_type, v.request_options, v.result,
-      v.source_errors, v.source_versions, v.risk_score, v.risk_level, v.created_at
+      v.source_errors, v.source_versions, v.risk_score, v.risk_level, v.created_at, v.subject_key, v.reference
     FROM admitted, (VALUES ${sql.join(rows)}) AS v (id, entity, query_type, request_options, result, source_errors,
-      source_versions, risk_score, risk_level, created_at)
+      source_versions, risk_score, risk_level, created_at, subject_key, reference)
     RETURNING id, result`;
   await usage.count(subject, { [STORED_SCREENINGS]: insert, ...alongside }, counted);
 }
@@ -83,7 +86,9 @@ export async function findScreening(
     .where('created_at', '>=', notBefore)
     .executeTakeFirst();
   if (!row) return undefined;
-  return withFailuresOfStoredErrors(row.result as StoredResult, row.source_errors as SourceFailure[]);
+  return withFlagIds(
+    withFailuresOfStoredErrors(row.result as StoredResult, row.source_errors as SourceFailure[]),
+  );
 }
 
 /** Deletes screenings older than the cutoff, a bounded batch at a time; returns how many went. */

@@ -33,14 +33,13 @@ export class ScreeningWebhooks implements ScreeningFollowUp {
 
 /**
  * The outbox statement of the screenings being stored: one `screening.complete` event per row of
- * the statement that stores them (`STORED_SCREENINGS`), when a webhook of the account subscribes
- * to it. The body is the event object with the result as the API answered it (`cache_hit: false`
+ * the statement that stores them (`STORED_SCREENINGS`), when a webhook of the account subscribes to
+ * it. The body is the event object with the result as the API answered it (`cache_hit: false`
  * added), made by the database from the stored result's JSON text. With PostgreSQL, where an
- * instance cannot know that no other has just registered a webhook, this statement runs with
- * every live screening; a body built here was a second copy of the ~10 KB result sent with it even
- * when no webhook subscribed (without it: main thread 1-4% and the machine's CPU 4-10% less per
- * screening at 1,000/s, docs/benchmarks.md). `result` is `json`, kept as written, so the body is
- * byte for byte the one `JSON.stringify` would give.
+ * instance cannot know that no other has just registered a webhook, this statement runs with every
+ * live screening; a body built here was a second copy of the ~10 KB result sent with it even when
+ * no webhook subscribed, work and garbage for every screening. `result` is `json`, kept as written,
+ * so the body is byte for byte the one `JSON.stringify` would give.
  */
 function screeningEventStatements(accountId: string, now: Date): Record<string, RawBuilder<unknown>> {
   const event: WebhookEvent = 'screening.complete';

@@ -30,10 +30,9 @@ export const DATABASE_CONNECT_TIMEOUT_MS = 5_000;
 export const DATABASE_STATEMENT_TIMEOUT_MS = 15_000;
 /**
  * The embedded database's buffer pool. PostgreSQL's default, 128 MB, lives in PGlite's WebAssembly
- * memory, which grows to hold it at start and never shrinks (about 140 MB more RSS, measured in
- * docs/benchmarks.md); the data files stay in the operating system's page cache anyway. 16 MB
- * rather than 32 MB: about 25 MB less RSS once the pool has filled, and no slower on the batch bench
- * (docs/benchmarks.md, lists section).
+ * memory, which grows to hold it at start and never shrinks; the data files stay in the operating
+ * system's page cache anyway. A smaller pool is less RSS once it has filled, and screening and
+ * batches were no slower with 16 MB.
  */
 export const EMBEDDED_SHARED_BUFFERS_MB = 16;
 const EMBEDDED_START_PARAMS = [
@@ -42,7 +41,7 @@ const EMBEDDED_START_PARAMS = [
   `shared_buffers=${EMBEDDED_SHARED_BUFFERS_MB}MB`,
   // PGlite runs PostgreSQL in one backend without a checkpointer, so the statement that fills a WAL
   // segment creates the next one itself, in the main thread: zero-filling its 16 MB stalled the
-  // event loop for 42-49 ms every ~6 s at 600 screenings/s (docs/benchmarks.md). Off, the file is
+  // event loop long enough to show in the latency of live screenings. Off, the file is
   // created at its size without writing it; WAL records are written and checked as before.
   '-c',
   'wal_init_zero=off',

@@ -9,10 +9,10 @@ import { preparingClient } from './preparing-client.js';
 /**
  * node-postgres's connection to the embedded database: the part of `pg`'s own `Connection` that a
  * client uses, with PGlite where the socket would be. It replaces PGlite's own adapter
- * (`@electric-sql/pglite/node-postgres`) for two costs measured under live screenings
- * (docs/benchmarks.md): that adapter hands PGlite each message of a statement (parse, bind,
- * describe, execute, sync) in a call of its own, and its serialiser counts every text's UTF-8
- * length in JavaScript, character by character (5% of the main thread). Here the messages written
+ * (`@electric-sql/pglite/node-postgres`) for two costs that showed under live screenings: that
+ * adapter hands PGlite each message of a statement (parse, bind, describe, execute, sync) in a
+ * call of its own, and its serialiser counts every text's UTF-8 length in JavaScript, character
+ * by character. Here the messages written
  * in one turn of the event loop go to PGlite in one call, serialised and parsed by `pg-protocol`,
  * as for a PostgreSQL server; its serialiser also writes a lone surrogate as U+FFFD, as every
  * UTF-8 encoder does, where PGlite's miscounted the text's length.

@@ -12,6 +12,7 @@ import * as lz4Compression from './migrations/0010-lz4-compression.js';
 import * as screeningResultJson from './migrations/0011-screening-result-json.js';
 import * as attemptWindows from './migrations/0012-attempt-windows.js';
 import * as batchItemCompleteness from './migrations/0013-batch-item-completeness.js';
+import * as decisions from './migrations/0014-decisions.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-screening-result-json': screeningResultJson,
   '0012-attempt-windows': attemptWindows,
   '0013-batch-item-completeness': batchItemCompleteness,
+  '0014-decisions': decisions,
 };
 
 class CompiledMigrations implements MigrationProvider {

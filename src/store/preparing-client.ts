@@ -11,8 +11,8 @@ export const MAX_PREPARED_STATEMENTS = 256;
  * A `pg.Client` that runs each parameterised statement as a named prepared statement of its
  * session: the server parses and analyses the text once per session instead of at every
  * execution. Kysely sends each statement shape with the same text, and for the statement every
- * live screening runs (the quota increment and the screening's row, ~1 ms on the embedded
- * database) that analysis was a third of its cost (docs/benchmarks.md). node-postgres keeps track
+ * live screening runs (the quota increment and the screening's row) that analysis was a large
+ * part of its cost. node-postgres keeps track
  * of which names its connection has prepared, and prepares a name again after its connection is
  * replaced. Statements without parameters (migrations, `BEGIN`) run as they are.
  *

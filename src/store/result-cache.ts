@@ -21,7 +21,7 @@ export interface ResultCache {
  * The cache of a single instance. Each result is kept as the bytes it was given, outside the V8
  * heap, not as a string: a live result (~10 KB of JSON) cached as a string was copied by two
  * young-generation collections and then stayed in the old generation for hours, where every full
- * collection traced it and V8 sized its heap room by it (docs/benchmarks.md, "Soak"). The service
+ * collection traced it and V8 sized its heap room by it. The service
  * caches the buffer its result was encoded into (`encodeResult`), which is its own, not a slice of
  * Node's shared pool, so a small result cannot keep a pool slab alive.
  */

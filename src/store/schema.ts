@@ -130,6 +130,32 @@ export interface ScreeningTable {
   risk_score: number;
   risk_level: string;
   created_at: Timestamp;
+  /** Whom the screening is about (see screening-subject.ts); null for screenings stored before decisions. */
+  subject_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The caller's own id of the party, when the request gave one. */
+  reference: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** An analyst's decision on a listed record for one subject (see migrations/0014-decisions.ts). */
+export interface DecisionTable {
+  id: string;
+  account_id: string;
+  subject_key: string;
+  reference: string | null;
+  entity: string;
+  screening_id: string;
+  flag_id: string;
+  source: string;
+  list: string;
+  listed_name: string | null;
+  record_hash: string;
+  /** false_positive | true_match */
+  decision: string;
+  note: string;
+  key_id: string | null;
+  user_id: string | null;
+  created_at: Timestamp;
+  withdrawn_at: Timestamp | null;
 }
 
 /** A customer's endpoint; `secret_ciphertext` is AES-256-GCM sealed (NULL once deleted). */
@@ -257,6 +283,7 @@ export interface DatabaseSchema {
   list_snapshot_chunks: ListSnapshotChunkTable;
   list_states: ListStateTable;
   screenings: ScreeningTable;
+  decisions: DecisionTable;
   webhooks: WebhookTable;
   webhook_events: WebhookEventTable;
   webhook_deliveries: WebhookDeliveryTable;

@@ -39,11 +39,11 @@ export type FromDeliveryThread =
 /**
  * Runs the delivery worker in a worker thread with its own PostgreSQL pool (PostgreSQL only: the
  * embedded database has one connection, in the main thread). Claiming, signing, sending and
- * recording deliveries then never hold up the event loop that answers requests: each delivery
- * costs about 0.35 ms of CPU, and three webhooks per screening added 1.3-1.6 ms to every
- * screening's p50 when they shared it (docs/benchmarks.md, webhooks). The work is durable rows, so
- * a thread that dies loses nothing: it is started again after a pause (1 s, doubling up to 30 s
- * while it keeps dying young), and its claims return when their lease runs out.
+ * recording deliveries then never hold up the event loop that answers requests: sharing it,
+ * three webhooks per screening added more than a millisecond to every screening's p50. The work
+ * is durable rows, so a thread that dies loses nothing: it is started again after a pause (1 s,
+ * doubling up to 30 s while it keeps dying young), and its claims return when their lease runs
+ * out.
  */
 export class DeliveryThread implements WebhookDelivery {
   private worker: Worker | undefined;

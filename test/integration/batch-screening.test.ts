@@ -103,12 +103,13 @@ describe.each(backends())('batch screening ($name)', (shared) => {
     );
     expect(Number(rows[0]!.n)).toBe(25);
 
-    // Each item is cached as a single screening is: asking again answers that same screening.
+    // Each item is cached as a single screening is: asking again about the same party (its
+    // reference is its subject) answers that same screening.
     const again = await api.request('POST', '/v1/screen', {
       key,
-      body: { query: LISTED, type: 'person', options: { threshold: 0.7 } },
+      body: { query: LISTED, type: 'person', reference: 'customer-1', options: { threshold: 0.7 } },
     });
-    expect(again.body).toMatchObject({ cache_hit: true, id: first.screening_id });
+    expect(again.body).toMatchObject({ cache_hit: true, id: first.screening_id, reference: 'customer-1' });
   });
 
   it('reads CSV input with query, type and reference columns', async () => {

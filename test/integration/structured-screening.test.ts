@@ -111,6 +111,20 @@ describeWithRealLists('structured screening on the official lists', (listsDir) =
     ]);
   });
 
+  it('makes a fuzzy match high with the record\u2019s own full birth date', async () => {
+    // A one-letter slip in a short Korean syllable: too weak a name alone to be high.
+    const own = (flags: ApiFlag[]) =>
+      flags.find((f) => f.source === 'un_sc' && f.details.matched_name === 'RI MAN GON');
+    const plain = await screen({ query: 'RI MAN GO', type: 'person' });
+    expect(own(plain.flags)!.match_score).toBeLessThan(0.8);
+    const dated = await screen({ query: 'RI MAN GO', type: 'person', date_of_birth: '1945-10-29' });
+    expect(own(dated.flags)!.match_score).toBeGreaterThanOrEqual(0.8);
+    expect(dated.risk_level).toBe('high');
+    expect(own(dated.flags)!.details.match_explanation.secondary).toEqual([
+      expect.objectContaining({ field: 'date_of_birth', outcome: 'match' }),
+    ]);
+  });
+
   it('finds a record by a crypto wallet address alone, at 1.0', async () => {
     const result = await screen({
       identifiers: [{ type: 'crypto_wallet', value: '12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h' }],

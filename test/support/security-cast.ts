@@ -29,6 +29,10 @@ export interface Tenant {
   /** The key that key routes aim at: a refusal that failed would revoke this one, not `key`. */
   targetKeyId: string;
   screeningId: string;
+  /** A screening with a flag (of the fixture list), the flag's id, and a decision taken on it. */
+  flaggedScreeningId: string;
+  flagId: string;
+  decisionId: string;
   batchId: string;
   webhookId: string;
   userId: string;
@@ -107,6 +111,10 @@ export async function createTenant(api: TestApp, receiverUrl: string): Promise<T
   const webhook = await created(api, key, '/v1/webhooks', { url: `${receiverUrl}/${marker}` }, 201);
   const screening = await api.request('POST', '/v1/screen', { key, body: { query: `${marker} person` } });
   expect(screening.status).toBe(200);
+  // The decision routes aim at a screening's flag, and deciding on it supersedes the subject's
+  // standing decision: the decision the routes aim at is on another subject, and stays standing.
+  const { flaggedScreeningId, flagId } = await decidedFlag(api, key, marker);
+  const { decisionId } = await decidedFlag(api, key, `${marker}-standing`);
   const items = [{ query: `${marker} company`, reference: marker }];
   const batch = await created(api, key, '/v1/screen/batch', { items }, 202);
   const tenant: Tenant = {
@@ -116,6 +124,9 @@ export async function createTenant(api: TestApp, receiverUrl: string): Promise<T
     keyId,
     targetKeyId: target.id,
     screeningId: screening.body.id,
+    flaggedScreeningId,
+    flagId,
+    decisionId,
     batchId: batch.id,
     webhookId: webhook.id,
     userId: user.body.id,
@@ -124,6 +135,26 @@ export async function createTenant(api: TestApp, receiverUrl: string): Promise<T
   };
   await settled(api, tenant);
   return tenant;
+}
+
+/** A listed name of the fixture list: its screening has a flag to decide on. */
+const FLAGGED_NAME = 'BNK UK Limited';
+
+/**
+ * A screening of a listed name for the subject `reference`, and a decision on its first flag. Each
+ * reference is its own subject, so a new one never supersedes the decision of another.
+ */
+async function decidedFlag(api: TestApp, key: string, reference: string) {
+  const screening = await api.request('POST', '/v1/screen', {
+    key,
+    body: { query: FLAGGED_NAME, reference },
+  });
+  expect(screening.status).toBe(200);
+  const flagId = screening.body.flags[0]?.id as string;
+  expect(flagId, `${FLAGGED_NAME} is flagged`).toBeDefined();
+  const path = `/v1/screen/${screening.body.id}/flags/${encodeURIComponent(flagId)}/decision`;
+  const decision = await created(api, key, path, { decision: 'false_positive', note: reference }, 201);
+  return { flaggedScreeningId: screening.body.id as string, flagId, decisionId: decision.id };
 }
 
 /** A key of the tenant that is revoked (through the API) before it is used. */
@@ -171,6 +202,7 @@ export async function ownedState(api: TestApp, accountIds: string[]): Promise<st
     db.selectFrom('webhooks').selectAll().where('account_id', 'in', accountIds).orderBy('id').execute(),
     db.selectFrom('batches').selectAll().where('account_id', 'in', accountIds).orderBy('id').execute(),
     db.selectFrom('screenings').select('id').where('account_id', 'in', accountIds).orderBy('id').execute(),
+    db.selectFrom('decisions').selectAll().where('account_id', 'in', accountIds).orderBy('id').execute(),
     db.selectFrom('usage_counters').selectAll().where('account_id', 'in', accountIds).execute(),
     db
       .selectFrom('users')
@@ -185,7 +217,7 @@ export async function ownedState(api: TestApp, accountIds: string[]): Promise<st
 }
 
 /** Objects a route may destroy; the accepted request of such a route is aimed at a fresh one. */
-export type Disposable = 'key' | 'webhook' | 'batch' | 'user' | 'session';
+export type Disposable = 'key' | 'webhook' | 'batch' | 'user' | 'session' | 'decision';
 
 /** A new object of the tenant for a destructive request to consume: its id (or session). */
 export async function freshObject(
@@ -210,5 +242,7 @@ export async function freshObject(
     }
     case 'session':
       return signIn(api, tenant.email);
+    case 'decision':
+      return (await decidedFlag(api, key, `disposable-${randomBytes(6).toString('hex')}`)).decisionId;
   }
 }

@@ -72,12 +72,17 @@ export function classify(route: RecordedRoute): RouteClass {
 
 export const FIXTURE_LIST = 'uk_fcdo';
 
+/** A flag of a screening: its two parameters name one object, the screening's flag. */
+const FLAG_PATH = /:id\/flags\/:flag_id/;
+
 /** What each parameter names, by the path it is in (the first pattern that matches wins). */
 const PARAMETERS: Array<[RegExp, keyof Tenant | 'fixed', (tenant: Tenant) => string]> = [
+  [FLAG_PATH, 'flaggedScreeningId', (t) => `${t.flaggedScreeningId}/flags/${encodeURIComponent(t.flagId)}`],
   [/\/screen\/batch\/:id/, 'batchId', (t) => t.batchId],
   [/\/(screen|screenings)\/:id/, 'screeningId', (t) => t.screeningId],
   [/\/keys\/:id/, 'targetKeyId', (t) => t.targetKeyId],
   [/\/webhooks\/:id/, 'webhookId', (t) => t.webhookId],
+  [/\/decisions\/:id/, 'decisionId', (t) => t.decisionId],
   [/\/accounts\/:id/, 'accountId', (t) => t.accountId],
   [/\/users\/:id/, 'userId', (t) => t.userId],
   [/\/lists\/:id/, 'fixed', () => FIXTURE_LIST],
@@ -92,10 +97,11 @@ const DISPOSABLES: Partial<Record<keyof Tenant, Disposable>> = {
   targetKeyId: 'key',
   webhookId: 'webhook',
   userId: 'user',
+  decisionId: 'decision',
 };
 
 function parameterOf(route: RecordedRoute) {
-  const count = route.url.match(/:\w+|\*/g)?.length ?? 0;
+  const count = route.url.replace(FLAG_PATH, ':flag').match(/:\w+|\*/g)?.length ?? 0;
   if (count === 0) return undefined;
   const entry = PARAMETERS.find(([pattern]) => pattern.test(route.url));
   if (!entry || count > 1) {
@@ -114,7 +120,7 @@ export function namesObject(route: RecordedRoute): boolean {
 export function fillPath(route: RecordedRoute, tenant: Tenant, fresh?: string): string {
   const entry = parameterOf(route);
   if (!entry) return route.url;
-  return route.url.replace(/:\w+|\*/, fresh ?? entry[2](tenant));
+  return route.url.replace(FLAG_PATH, ':flag').replace(/:\w+|\*/, fresh ?? entry[2](tenant));
 }
 
 /**
@@ -148,6 +154,10 @@ function samples(cast: Cast): Record<string, Sample> {
     'POST /v1/screen/batch': { status: 202, json: { items: [{ query: 'Matrix Control' }] } },
     'POST /v1/keys': { status: 201, json: { name: 'matrix' } },
     'POST /v1/webhooks': { status: 201, json: { url } },
+    'POST /v1/screen/:id/flags/:flag_id/decision': {
+      status: 201,
+      json: { decision: 'true_match', note: 'matrix' },
+    },
     'POST /admin/v1/accounts': { status: 201, json: { name: 'matrix', plan: 'starter' } },
     'PATCH /admin/v1/accounts/:id': { status: 200, json: { rate_limit_per_minute: 1_000_000 } },
     'POST /admin/v1/accounts/:id/keys': { status: 201, json: { name: 'matrix' } },
@@ -165,6 +175,11 @@ function samples(cast: Cast): Record<string, Sample> {
     },
     'POST /dashboard/webhooks': { status: 201, form: { url, events: 'screening.complete' } },
     'POST /dashboard/webhooks/:id/delete': { status: 200, form: { confirm: 'yes' } },
+    'POST /dashboard/screenings/:id/flags/:flag_id/decision': {
+      status: 303,
+      location: /^\/dashboard\/review\?decided=true_match$/,
+      form: { decision: 'true_match', note: 'matrix' },
+    },
   };
 }
 

@@ -5,11 +5,12 @@ import {
   IDENTIFIER_TYPES,
   IDENTIFIER_VALUE_MAX_CHARS,
 } from '../../screening/screening-facts.js';
-import { QUERY_MAX_CODE_POINTS } from '../../screening/screening-policy.js';
+import { QUERY_MAX_CODE_POINTS, REFERENCE_MAX_CHARS } from '../../screening/screening-policy.js';
 import { QUERY_TYPES } from '../../screening/screening-result.js';
 import { KNOWN_SOURCE_IDS } from '../../screening/source-ids.js';
 import type { App, AppContext } from '../context.js';
 import {
+  AppliedDecisionSchema,
   BODY_PROBLEMS,
   COMPLETE_DESCRIPTION,
   DateTime,
@@ -22,6 +23,10 @@ import {
 
 const FlagSchema = Type.Object(
   {
+    id: Type.String({
+      description:
+        'The listed record, the same in every screening that finds it (source:record id, e.g. ofac_sdn:36): decisions are taken on it',
+    }),
     type: Type.Union([
       Type.Literal('sanctions'),
       Type.Literal('pep'),
@@ -37,9 +42,12 @@ const FlagSchema = Type.Object(
         additionalProperties: true,
         description:
           'The listed record (source_id, name, aliases, programs, birth_dates, nationalities, identifiers, ' +
-          'addresses, remarks, listed_on, url, source_record), matched_name and match_explanation',
+          'addresses, remarks, listed_on, url, source_record), matched_name and match_explanation; ' +
+          "record_hash, the hash of the record's content, which changes when the list changes the record; " +
+          'previous_decision, a decision on the record taken before the list changed it (it no longer applies)',
       },
     ),
+    decision: Type.Optional(AppliedDecisionSchema),
   },
   { $id: 'Flag', additionalProperties: false },
 );
@@ -48,7 +56,12 @@ const ScreeningResultSchema = Type.Object(
   {
     id: Uuid,
     entity: Type.String({ description: 'The query trimmed, NFKC-normalised and case-folded' }),
-    risk_score: Type.Integer({ minimum: 0, maximum: 100 }),
+    reference: Type.Optional(Type.String({ description: 'The reference the request gave, trimmed' })),
+    risk_score: Type.Integer({
+      minimum: 0,
+      maximum: 100,
+      description: 'From the flags, less those cleared as false positives',
+    }),
     risk_level: Type.Union([
       Type.Literal('low'),
       Type.Literal('medium'),
@@ -77,6 +90,12 @@ export const ScreenRequestProperties = {
     Type.String({
       maxLength: QUERY_MAX_CODE_POINTS * 4,
       description: '2 to 500 characters after trimming; may be left out when `identifiers` are given',
+    }),
+  ),
+  reference: Type.Optional(
+    Type.String({
+      maxLength: REFERENCE_MAX_CHARS * 4,
+      description: `Your own id of the party, at most ${REFERENCE_MAX_CHARS} characters: decisions on its flags belong to it (without one, to the query and the facts given)`,
     }),
   ),
   date_of_birth: Type.Optional(

@@ -5,7 +5,7 @@ import type { Source } from '../../sources/source.js';
 import { IDENTIFIER_TYPES } from '../screening-facts.js';
 import { resolveScreeningRequest, type ScreeningRequest } from '../screening-request.js';
 import { QUERY_TYPES, type QueryType } from '../screening-result.js';
-import { BATCH_ITEMS_MAX, BATCH_REFERENCE_MAX_CHARS } from './batch-policy.js';
+import { BATCH_ITEMS_MAX } from './batch-policy.js';
 
 type ItemOptions = NonNullable<ScreeningRequest['options']>;
 
@@ -133,17 +133,13 @@ export function checkBatchItems(
     const request: ScreeningRequest = {
       ...(item.query !== undefined ? { query: item.query } : {}),
       ...(item.type ? { type: item.type } : {}),
+      // The reference is the item's subject: decisions taken on its flags belong to it.
+      ...(item.reference !== undefined ? { reference: item.reference } : {}),
       ...(item.date_of_birth !== undefined ? { date_of_birth: item.date_of_birth } : {}),
       ...(item.countries !== undefined ? { countries: item.countries } : {}),
       ...(item.identifiers !== undefined ? { identifiers: item.identifiers } : {}),
       ...(item.options || submission.options ? { options: { ...submission.options, ...item.options } } : {}),
     };
-    if (item.reference !== undefined && [...item.reference].length > BATCH_REFERENCE_MAX_CHARS) {
-      errors.push({
-        pointer: `/items/${index}/reference`,
-        detail: `must be at most ${BATCH_REFERENCE_MAX_CHARS} characters`,
-      });
-    }
     errors.push(...itemErrors(index, request, plan, configured, today));
     return { index, reference: item.reference ?? null, request };
   });

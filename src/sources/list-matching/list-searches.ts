@@ -5,7 +5,7 @@ type SearchCommand = Extract<MatchingCommand, { op: 'search' }>;
 
 /**
  * The most names the combined index holds (see `ListSearches`): it is a second copy of its lists'
- * tables, about 1.3 KB per name, and it is rebuilt (in steps) at each of their updates. The
+ * tables in memory, and it is rebuilt (in steps) at each of their updates. The
  * official lists have about 100,000 names; a large aggregated list (OpenSanctions' export, a
  * million names and more) is left to its own index, and the smaller lists are combined without it.
  */

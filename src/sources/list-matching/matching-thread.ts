@@ -42,8 +42,8 @@ interface Pending {
 
 /**
  * The list indexes in a thread of their own. Matching is the largest part of a screening's CPU
- * time (41% of the main thread under live screenings, see docs/benchmarks.md), and an index build
- * takes the better part of a second per large list: here both use the second core, and the main
+ * time, and an index build takes long enough per large list to stall requests: here both use the
+ * second core, and the main
  * thread serves requests, the database and the cache meanwhile.
  *
  * The thread holds every index in service on one shared vocabulary, so it expands each query

@@ -54,7 +54,7 @@ class View<TIndex> implements ListsView<TIndex> {
  * The lists in memory, one index per list. A new version is prepared completely (entities and
  * index) beside the one in service, then installed by replacing one immutable view reference, so
  * screenings in flight finish on the view they took. Per-list indexes mean a refresh of a small
- * list does not rebuild the index of the large ones (see docs/benchmarks.md).
+ * list does not rebuild the index of the large ones.
  */
 export class LoadedLists<TIndex = never> {
   private view: ListsView<TIndex> = new View(new Map());

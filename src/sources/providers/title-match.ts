@@ -19,8 +19,8 @@ export interface TitleMatch {
  * A title word can be part of a match only when its prepared form is the same as one of the name's
  * (legal forms included), shares an equivalence group with one (name variants, transliteration
  * families), or is at least this close to one (Jaro-Winkler). This is a cheap filter, not a score:
- * one matcher comparison costs 60 to 200 us, and comparing every run of every title of a 75-article
- * answer would take tenths of a second.
+ * a matcher comparison is far dearer than this test, and comparing every run of every title of a
+ * long answer would hold up the screening.
  */
 export const TITLE_WORD_PREFILTER_SIMILARITY = 0.75;
 

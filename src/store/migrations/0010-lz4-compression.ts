@@ -3,10 +3,9 @@ import { type Kysely, sql } from 'kysely';
 /**
  * The two large values every live screening writes (its result, ~10 KB of JSON, and its webhook
  * event's body) are compressed with LZ4 instead of PostgreSQL's default pglz where the server
- * supports it: on the batch bench, inserting a screening took 0.28 ms per row in PostgreSQL 15 with
- * pglz and 0.11 ms with LZ4 (auto_explain, 3,000 items), the compression being most of an insert's
- * cost. Values already stored keep their compression; new ones use LZ4. PGlite is built without LZ4,
- * so the embedded database keeps pglz.
+ * supports it: pglz's compression was most of an insert's cost, and LZ4 does the same work in a
+ * fraction of the time. Values already stored keep their compression; new ones use LZ4. PGlite is
+ * built without LZ4, so the embedded database keeps pglz.
  */
 const LARGE_COLUMNS = [
   ['screenings', 'result'],

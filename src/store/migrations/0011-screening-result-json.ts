@@ -4,10 +4,9 @@ import { supportsLz4 } from './0010-lz4-compression.js';
 /**
  * A screening's result (~10 KB of JSON) is stored as `json`, the text as written, instead of
  * `jsonb`. It is written once, read back whole (GET /v1/screen/:id, the dashboard) and never
- * searched inside, so jsonb's binary form bought nothing, while building it was a third of the
- * cost of storing a screening: on PGlite, 0.53-0.67 ms per insert as jsonb against 0.36-0.47 ms as
- * json (same rows, alternating rounds; docs/benchmarks.md). The text is also exactly what the POST
- * answered. Rewrites the table once; the column keeps LZ4 where the server has it.
+ * searched inside, so jsonb's binary form bought nothing, while building it was a large part of the
+ * cost of storing a screening. The text is also exactly what the POST answered. Rewrites the table
+ * once; the column keeps LZ4 where the server has it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE screenings ALTER COLUMN result TYPE json USING result::json`.execute(db);

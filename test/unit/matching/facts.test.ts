@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { birthDateAgreement, compareBirthDate } from '../../../src/matching/birth-dates.js';
 import {
   BIRTH_DATE_AGREEMENT,
   BIRTH_DATE_MISMATCH_FACTOR,
-  compareBirthDate,
   IDENTITY_DOCUMENT_MISMATCH_FACTOR,
   NATIONALITY_MISMATCH_FACTOR,
   type RecordFacts,
+  SAME_BIRTH_DAY_SHARE,
   weighFacts,
 } from '../../../src/matching/facts.js';
 import { normaliseIdentifier } from '../../../src/matching/identifiers.js';
@@ -45,6 +46,52 @@ describe('facts that confirm or rule out a name match', () => {
     ).toBeCloseTo(0.78 + BIRTH_DATE_AGREEMENT, 10);
     expect(weighFacts(0.97, { dateOfBirth: '1937' }, record({ birthDates: ['1937'] })).score).toBe(0.99);
     expect(weighFacts(1, { dateOfBirth: '1937' }, record({ birthDates: ['1937'] })).score).toBe(1);
+  });
+
+  it('tells the same full birth date apart from a coarser agreement', () => {
+    expect(birthDateAgreement('1945-10-29', ['1945-10-29'])).toBe('same day');
+    expect(birthDateAgreement('1945-10-29', ['1945', '1945-10-29'])).toBe('same day');
+    expect(birthDateAgreement('1945-10-29', ['1945-10'])).toBe('match');
+    expect(birthDateAgreement('1945-10-29', ['1945'])).toBe('match');
+    expect(birthDateAgreement('1945', ['1945-10-29'])).toBe('match');
+    expect(birthDateAgreement('1945-10-29', ['1944-01-01/1946-12-31'])).toBe('match');
+    expect(birthDateAgreement('1945-10-28', ['1945-10-29'])).toBe('mismatch');
+  });
+
+  it('counts a shared 1 January, the day written for a year alone, as a coarse agreement', () => {
+    expect(birthDateAgreement('1965-01-01', ['1965-01-01'])).toBe('match');
+    expect(birthDateAgreement('1965-01-02', ['1965-01-02'])).toBe('same day');
+    expect(
+      weighFacts(0.5, { dateOfBirth: '1965-01-01' }, record({ birthDates: ['1965-01-01'] })).score,
+    ).toBeCloseTo(0.5 + BIRTH_DATE_AGREEMENT, 10);
+  });
+
+  it('makes any name match at the default threshold high with the record\u2019s own full birth date', () => {
+    const born = record({ birthDates: ['1945-10-29'] });
+    const weighed = weighFacts(0.5, { dateOfBirth: '1945-10-29' }, born);
+    // 0.8 is where a sanctions flag is high (risk.ts).
+    expect(weighed.score).toBeGreaterThanOrEqual(0.8);
+    expect(weighed.score).toBeCloseTo(0.5 + 0.5 * SAME_BIRTH_DAY_SHARE, 10);
+    expect(weighed.outcomes[0]).toMatchObject({ field: 'date_of_birth', outcome: 'match', effect: '+0.30' });
+    // Stronger names stay stronger, and a fuzzy one never reaches an exact one.
+    expect(weighFacts(0.7, { dateOfBirth: '1945-10-29' }, born).score).toBeGreaterThan(weighed.score);
+    expect(weighFacts(0.98, { dateOfBirth: '1945-10-29' }, born).score).toBe(0.99);
+    expect(weighFacts(1, { dateOfBirth: '1945-10-29' }, born).outcomes[0]?.effect).toBe('none');
+    // A year or a month in common is weaker evidence: a little only.
+    expect(weighFacts(0.5, { dateOfBirth: '1945' }, born).score).toBeCloseTo(0.5 + BIRTH_DATE_AGREEMENT, 10);
+  });
+
+  it('lets no agreeing fact undo another person\u2019s identity document', () => {
+    const person = record({
+      identifiers: [{ type: 'passport', value: 'N0123456', country: 'IQ' }],
+      birthDates: ['1945-10-29'],
+    });
+    const weighed = weighFacts(
+      1,
+      { dateOfBirth: '1945-10-29', identifiers: [{ type: 'passport', value: 'A9999999', country: 'IQ' }] },
+      person,
+    );
+    expect(weighed.score).toBeCloseTo(IDENTITY_DOCUMENT_MISMATCH_FACTOR, 10);
   });
 
   it('changes nothing where either side does not know', () => {

@@ -14,6 +14,7 @@ const stored: StoredResult = {
   risk_level: 'high',
   flags: [
     {
+      id: 'ofac_sdn:1',
       type: 'sanctions',
       source: 'ofac_sdn',
       list: 'OFAC SDN',
