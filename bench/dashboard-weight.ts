@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import pino from 'pino';
+import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/http/app.js';
 import { createRuntime } from '../src/runtime.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
 

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { LIST_PARSERS, matchesOfficialFileName } from '../src/sources/lists/parsers/index.js';
+import { LIST_PARSERS } from '../src/sources/lists/list-registry.js';
+import { matchesOfficialFileName } from '../src/sources/lists/parsers/index.js';
 
 /**
  * What each list of `LISTS_DIR` states besides names (`npm run eval:list-facts`): per list, its

@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { systemClock } from '../src/clock.js';
-import { KNOWN_LIST_IDS } from '../src/config.js';
 import { type MatchableEntity, NameIndex, SharedVocabulary } from '../src/matching/index.js';
+import { MatchingThread, type ThreadIndex } from '../src/sources/list-matching/matching-thread.js';
+import { OFFICIAL_LIST_IDS } from '../src/sources/lists/list-registry.js';
 import { ListService } from '../src/sources/lists/list-service.js';
-import { matchableEntity } from '../src/sources/lists/matchable-entity.js';
-import { MatchingThread, type ThreadIndex } from '../src/sources/lists/matching-thread.js';
+import { matchableEntity } from '../src/sources/matchable-entity.js';
 import { openDatabase } from '../src/store/database.js';
 import { createSchema } from '../test/support/postgres-schema.js';
 import { benchListsDir } from './matching/list-names.js';
@@ -66,7 +66,7 @@ function service(db: Db, withIndex = true) {
     databaseKind: db.kind,
     clock: systemClock,
     logger,
-    enabled: [...KNOWN_LIST_IDS],
+    enabled: [...OFFICIAL_LIST_IDS],
     listsDir: LISTS_DIR,
     refreshIntervalMinutes: 0,
     downloadTimeoutMs: 60_000,

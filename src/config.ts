@@ -1,11 +1,19 @@
 import path from 'node:path';
+import {
+  LIST_REGISTRY,
+  type ListRegistryEntry,
+  type ListUrlKey,
+  OFFICIAL_LIST_IDS,
+} from './sources/lists/list-registry.js';
+import { OPENSANCTIONS_SOURCE } from './sources/opensanctions-datasets.js';
 
 /**
  * Every setting of the service is an environment variable with a default, validated once at start.
  * A bad value stops the process with a message naming the variable (see `ConfigError`).
  * docs/configuration.md's table lists exactly the entries of `SETTINGS` (a test keeps them in step).
+ * The lists' URL settings (`LIST_URL_*`) are fields of their own, named by the list registry.
  */
-export interface Config {
+export interface Config extends Record<ListUrlKey, string | undefined> {
   port: number;
   host: string;
   /** A port serving `GET /metrics` without authentication; undefined: the main port only, with the operator token. */
@@ -21,23 +29,15 @@ export interface Config {
   screeningRetentionMonths: number;
   /** Server processes; undefined: `defaultWorkerCount` (one per two cores with PostgreSQL and Redis, else one). */
   workers: number | undefined;
-  /** Ids of the official lists to load and refresh (see `src/sources/lists/list-catalog.ts`). */
+  /** Ids of the official lists to load and refresh (see `src/sources/lists/list-registry.ts`). */
   listsEnabled: string[];
   listsDir: string | undefined;
   /** 0 turns scheduled refreshes off (operators refresh by hand). */
   listsRefreshIntervalMinutes: number;
   listsDownloadTimeoutSeconds: number;
   listsMaxDownloadMb: number;
-  listUrlOfacSdn: string | undefined;
-  listUrlOfacCons: string | undefined;
-  listUrlUnSc: string | undefined;
-  listUrlEuFsf: string | undefined;
-  listUrlUkFcdo: string | undefined;
-  listUrlUkOfsi: string | undefined;
-  listUrlUsCsl: string | undefined;
   /** How OpenSanctions is used: not at all, as a bulk list loaded here, or through its API. */
   opensanctionsMode: OpenSanctionsMode;
-  listUrlOpensanctions: string | undefined;
   /** Lets webhooks reach loopback, private and link-local addresses (tests, on-premise receivers). */
   webhookAllowPrivateNetworks: boolean;
   /** Lets webhooks use plain http:// (tests, on-premise receivers). */
@@ -152,36 +152,29 @@ function parseTrustProxy(raw: string | undefined, variable: string): boolean | n
   return addresses;
 }
 
-/** The official lists the service knows; `src/sources/lists/list-catalog.ts` describes each. */
-export const KNOWN_LIST_IDS = [
-  'ofac_sdn',
-  'ofac_cons',
-  'un_sc',
-  'eu_fsf',
-  'uk_fcdo',
-  'uk_ofsi',
-  'us_csl',
-] as const;
-/** OFSI's list is being retired in favour of the FCDO list, which carries the same designations. */
-const LISTS_OFF_BY_DEFAULT = ['uk_ofsi'];
+/** The official lists loaded when `LISTS_ENABLED` is unset (the registry says which). */
+const LISTS_ENABLED_BY_DEFAULT = LIST_REGISTRY.filter(
+  (entry) => entry.enabledByDefault && OFFICIAL_LIST_IDS.includes(entry.id),
+).map((entry) => entry.id);
+const LISTS_OFF_BY_DEFAULT = OFFICIAL_LIST_IDS.filter((id) => !LISTS_ENABLED_BY_DEFAULT.includes(id));
 
 function parseListIds(raw: string | undefined, variable: string): string[] {
-  if (raw === undefined || raw.trim() === '')
-    return KNOWN_LIST_IDS.filter((id) => !LISTS_OFF_BY_DEFAULT.includes(id));
+  if (raw === undefined || raw.trim() === '') return [...LISTS_ENABLED_BY_DEFAULT];
   if (raw.trim() === 'none') return [];
-  if (raw.trim() === 'all') return [...KNOWN_LIST_IDS];
+  if (raw.trim() === 'all') return [...OFFICIAL_LIST_IDS];
   const ids = [...new Set(raw.split(',').map((part) => part.trim().toLowerCase()))].filter(Boolean);
-  const unknown = ids.filter((id) => !(KNOWN_LIST_IDS as readonly string[]).includes(id));
+  const unknown = ids.filter((id) => !OFFICIAL_LIST_IDS.includes(id));
   if (unknown.length > 0) {
     throw new ConfigError(
       variable,
-      `names unknown lists ${unknown.join(', ')}; known: ${KNOWN_LIST_IDS.join(', ')}`,
+      `names unknown lists ${unknown.join(', ')}; known: ${OFFICIAL_LIST_IDS.join(', ')}`,
     );
   }
   return ids;
 }
 
-function listUrl(variable: string, key: ListUrlKey, list: string, official: string) {
+/** A list's URL setting, as its registry entry names it. */
+function listUrl({ url: { variable, key, list, official } }: ListRegistryEntry) {
   return setting({
     variable,
     key,
@@ -208,16 +201,6 @@ function providerUrl(
     parse: (raw, name) => parseUrl(raw, name) ?? fallback,
   });
 }
-
-export type ListUrlKey =
-  | 'listUrlOfacSdn'
-  | 'listUrlOfacCons'
-  | 'listUrlUnSc'
-  | 'listUrlEuFsf'
-  | 'listUrlUkFcdo'
-  | 'listUrlUkOfsi'
-  | 'listUrlUsCsl'
-  | 'listUrlOpensanctions';
 
 /**
  * `off`: OpenSanctions is not used (the default: its data needs a licence for commercial use);
@@ -346,8 +329,9 @@ export const SETTINGS = [
   setting({
     variable: 'LISTS_ENABLED',
     key: 'listsEnabled',
-    defaultText: 'every list except uk_ofsi',
-    description: `Comma-separated official lists to load and refresh, \`all\` or \`none\`; known: ${KNOWN_LIST_IDS.join(', ')}.`,
+    defaultText:
+      LISTS_OFF_BY_DEFAULT.length > 0 ? `every list except ${LISTS_OFF_BY_DEFAULT.join(', ')}` : 'every list',
+    description: `Comma-separated official lists to load and refresh, \`all\` or \`none\`; known: ${OFFICIAL_LIST_IDS.join(', ')}.`,
     parse: parseListIds,
   }),
   setting({
@@ -380,18 +364,7 @@ export const SETTINGS = [
     description: 'Largest list file accepted (the biggest official file is about 25 MB); a bigger one fails.',
     parse: integer(1, 2_048, 200),
   }),
-  listUrl('LIST_URL_OFAC_SDN', 'listUrlOfacSdn', 'OFAC SDN', "OFAC's SDN.CSV"),
-  listUrl(
-    'LIST_URL_OFAC_CONS',
-    'listUrlOfacCons',
-    'OFAC non-SDN',
-    "OFAC's CONS_PRIM.CSV (CONS_ENHANCED.ZIP works too)",
-  ),
-  listUrl('LIST_URL_UN_SC', 'listUrlUnSc', 'UN Security Council', 'scsanctions.un.org'),
-  listUrl('LIST_URL_EU_FSF', 'listUrlEuFsf', 'EU financial sanctions', 'the EU FSF XML'),
-  listUrl('LIST_URL_UK_FCDO', 'listUrlUkFcdo', 'UK Sanctions List', 'sanctionslist.fcdo.gov.uk'),
-  listUrl('LIST_URL_UK_OFSI', 'listUrlUkOfsi', 'OFSI consolidated', "OFSI's ConList.csv"),
-  listUrl('LIST_URL_US_CSL', 'listUrlUsCsl', 'US Consolidated Screening List', 'data.trade.gov'),
+  ...LIST_REGISTRY.filter((entry) => OFFICIAL_LIST_IDS.includes(entry.id)).map(listUrl),
   setting({
     variable: 'OPENSANCTIONS_MODE',
     key: 'opensanctionsMode',
@@ -401,12 +374,7 @@ export const SETTINGS = [
       'or `api` (query the OpenSanctions API). Off by default: commercial use of the data needs a licence.',
     parse: parseOpenSanctionsMode,
   }),
-  listUrl(
-    'LIST_URL_OPENSANCTIONS',
-    'listUrlOpensanctions',
-    'OpenSanctions bulk (`OPENSANCTIONS_MODE=bulk`)',
-    'entities.ftm.json of the `default` collection (a targets.nested.json works too)',
-  ),
+  ...LIST_REGISTRY.filter((entry) => entry.id === OPENSANCTIONS_SOURCE).map(listUrl),
   setting({
     variable: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
     key: 'webhookAllowPrivateNetworks',

@@ -1,8 +1,8 @@
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import pino from 'pino';
+import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { buildApp } from './http/app.js';
 import { startMetricsServer } from './http/metrics-server.js';
 import { shareWithPrimary } from './metrics/cluster-metrics.js';
 import { createRuntime, type Runtime } from './runtime.js';

@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config.js';
 import { NameIndex, SharedVocabulary } from '../../src/matching/index.js';
 import { createRuntime } from '../../src/runtime.js';
 import { ListSource } from '../../src/sources/lists/list-source.js';
-import { matchableEntity } from '../../src/sources/lists/matchable-entity.js';
+import { matchableEntity } from '../../src/sources/matchable-entity.js';
 import { benchListsDir, loadListEntities } from './list-names.js';
 import { makeQueries } from './queries.js';
 

@@ -2,10 +2,10 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
-import { catalogEntry, LIST_CATALOG, parsersOf } from '../sources/lists/list-catalog.js';
+import { listSettingsFromConfig } from '../source-settings.js';
 import { fetchList } from '../sources/lists/list-fetcher.js';
 import { locateList } from '../sources/lists/list-location.js';
-import { listSettingsFromConfig } from '../sources/lists/list-settings.js';
+import { LIST_REGISTRY, parsersOf, registeredList } from '../sources/lists/list-registry.js';
 import { type AdminClient, CliError } from './admin-client.js';
 
 export const LISTS_USAGE = `screening lists status
@@ -75,10 +75,10 @@ async function refresh(client: AdminClient, listId: string | undefined, force: b
 async function fetchMirror(config: Config, out: string, ids: string[]): Promise<ListsCommandResult> {
   const settings = listSettingsFromConfig(config);
   const wanted = ids.length > 0 ? ids : settings.enabled;
-  const unknown = wanted.filter((id) => !catalogEntry(id));
+  const unknown = wanted.filter((id) => !registeredList(id));
   if (unknown.length > 0) {
     throw new CliError(
-      `Unknown lists ${unknown.join(', ')}; known: ${LIST_CATALOG.map((e) => e.id).join(', ')}.`,
+      `Unknown lists ${unknown.join(', ')}; known: ${LIST_REGISTRY.map((e) => e.id).join(', ')}.`,
     );
   }
   await mkdir(out, { recursive: true });
@@ -94,7 +94,7 @@ async function fetchMirror(config: Config, out: string, ids: string[]): Promise<
 }
 
 async function fetchOne(id: string, settings: ReturnType<typeof listSettingsFromConfig>, out: string) {
-  const entry = catalogEntry(id)!;
+  const entry = registeredList(id)!;
   const location = await locateList(entry, parsersOf(id), {
     override: settings.urlOverrides?.[id],
     listsDir: undefined,

@@ -13,7 +13,7 @@ import {
 } from '../screening/screening-policy.js';
 import type { ScreeningRequest } from '../screening/screening-request.js';
 import { QUERY_TYPES, type QueryType } from '../screening/screening-result.js';
-import { KNOWN_SOURCE_IDS } from '../sources/source-ids.js';
+import { KNOWN_SOURCE_IDS } from '../screening/source-ids.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../store/rate-limiter.js';
 import { decisionName } from './decision-view.js';
 import { formRefusal } from './form-errors.js';

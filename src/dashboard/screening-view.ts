@@ -1,7 +1,7 @@
 import type { StoredDecision } from '../screening/decisions/decision-store.js';
 import type { ScreenedFlag, ScreeningResult } from '../screening/screening-result.js';
 import type { Flag } from '../sources/flag.js';
-import { catalogEntry } from '../sources/lists/list-catalog.js';
+import { registeredList } from '../sources/lists/list-registry.js';
 import type { FailedSource, SourceFailureReason } from '../sources/source-failure.js';
 import { type DecisionView, decisionView } from './decision-view.js';
 import { templateHelpers } from './formatting.js';
@@ -182,14 +182,14 @@ const FAILURE_REASONS: Record<SourceFailureReason, string> = {
 function failedSourceView(failed: FailedSource): FailedSourceView {
   return {
     id: failed.source,
-    name: catalogEntry(failed.source)?.title ?? failed.source,
+    name: registeredList(failed.source)?.title ?? failed.source,
     why: FAILURE_REASONS[failed.reason] ?? failed.reason,
   };
 }
 
 /** An authority's own list (what `complete` is about), as opposed to an aggregator or a provider. */
 function isOfficialList(failed: FailedSource): boolean {
-  return catalogEntry(failed.source)?.kind === 'direct_feed';
+  return registeredList(failed.source)?.kind === 'direct_feed';
 }
 
 /** A screening as the console shows it. */

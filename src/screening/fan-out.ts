@@ -1,7 +1,8 @@
 import { millisecondsSince } from '../clock.js';
 import type { Flag } from '../sources/flag.js';
 import type { Source, SourceQuery } from '../sources/source.js';
-import { type FailedSource, failureReason, type SourceFailureReason } from '../sources/source-failure.js';
+import type { FailedSource, SourceFailureReason } from '../sources/source-failure.js';
+import { failureReason } from './failure-reason.js';
 
 /** A source that gave no answer, as stored for the operator (`error` may name internal details). */
 export interface SourceFailure {

@@ -1,4 +1,4 @@
-import { catalogEntry } from '../sources/lists/list-catalog.js';
+import { registeredList } from '../sources/lists/list-registry.js';
 import type { FailedSource } from '../sources/source-failure.js';
 import type { SourceFailure } from './fan-out.js';
 import { identifyFlags } from './flag-identity.js';
@@ -11,7 +11,7 @@ type EarlierResult = Omit<StoredResult, 'sources_failed' | 'complete'>;
  * A result stored before answers carried `sources_failed` and `complete`, given them from the
  * row's own `source_errors`, so that every answer has the same fields. Such an error records no
  * reason: a timeout is known (`timed_out`), anything else is reported as `error`. Official lists
- * are known by their catalog entry (providers never are one).
+ * are known by their registry entry (providers never are one).
  */
 export function withFailuresOfStoredErrors(
   result: StoredResult | EarlierResult,
@@ -26,7 +26,7 @@ export function withFailuresOfStoredErrors(
   return {
     ...before,
     sources_failed: failed,
-    complete: !failed.some((f) => catalogEntry(f.source)?.kind === 'direct_feed'),
+    complete: !failed.some((f) => registeredList(f.source)?.kind === 'direct_feed'),
     timestamp,
     duration_ms,
   };

@@ -2,7 +2,6 @@ import type { Plan } from '../accounts/plans.js';
 import { type FieldError, ServiceError } from '../errors.js';
 import type { QueryFacts } from '../matching/index.js';
 import type { Source } from '../sources/source.js';
-import { isKnownSourceId } from '../sources/source-ids.js';
 import { codePointLength, holdsLetterOrDigit, normaliseQuery } from './normalise-query.js';
 import { resolveScreeningFacts, type ScreeningFactsRequest } from './screening-facts.js';
 import {
@@ -12,6 +11,7 @@ import {
   REFERENCE_MAX_CHARS,
 } from './screening-policy.js';
 import type { EffectiveOptions, QueryType } from './screening-result.js';
+import { isKnownSourceId } from './source-ids.js';
 
 export interface ScreeningRequest extends ScreeningFactsRequest {
   /** May be left out when `identifiers` are given. */

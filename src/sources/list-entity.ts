@@ -100,7 +100,7 @@ export interface HeldPosition {
 }
 
 export interface ListEntity {
-  /** Source id, e.g. 'ofac_sdn', 'eu_fsf', 'us_csl' (every id: source-ids.ts). */
+  /** Source id, e.g. 'ofac_sdn', 'eu_fsf', 'us_csl' (every id: src/screening/source-ids.ts). */
   source: string;
   /** The list or programme family in upper snake case, e.g. 'SDN', 'EU_CONSOLIDATED'. */
   list: string;

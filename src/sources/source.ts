@@ -19,7 +19,7 @@ export interface SourceQuery {
 }
 
 /**
- * One screening source (its id is one of source-ids.ts). The orchestrator calls every selected
+ * One screening source (its id is one of src/screening/source-ids.ts). The orchestrator calls every selected
  * source in parallel, each with its own timeout; `screen` must honour the signal and reject when it
  * cannot answer (never answer "no match" for "could not look").
  */

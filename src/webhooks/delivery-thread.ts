@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
-import { startModuleWorker } from '../worker-thread.js';
+import { startThread } from '../start-thread.js';
 import type { EndpointPolicy } from './endpoint-guard.js';
 import {
   DELIVERY_SHUTDOWN_GRACE_MS,
@@ -70,7 +70,7 @@ export class DeliveryThread implements WebhookDelivery {
 
   start(): void {
     if (this.closing || this.worker) return;
-    const worker = startModuleWorker(import.meta.url, 'delivery-thread-worker', {
+    const worker = startThread(import.meta.url, 'delivery-thread-entry', {
       workerData: this.settings,
     });
     worker.on('message', (message: FromDeliveryThread) => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LIST_PARSERS } from '../../src/sources/lists/parsers/index.js';
+import { LIST_PARSERS } from '../../src/sources/lists/list-registry.js';
 import { RefreshLock } from '../../src/sources/lists/refresh-lock.js';
 import { LIST_SNAPSHOTS_KEPT_PER_LIST } from '../../src/sources/lists/snapshot-store.js';
 import { openDatabase } from '../../src/store/database.js';

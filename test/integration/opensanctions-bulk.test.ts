@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { listSettingsFromConfig } from '../../src/sources/lists/list-settings.js';
+import { listSettingsFromConfig } from '../../src/source-settings.js';
 import { type Backend, backends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { ListServer } from '../support/list-server.js';

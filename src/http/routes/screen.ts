@@ -7,7 +7,7 @@ import {
 } from '../../screening/screening-facts.js';
 import { QUERY_MAX_CODE_POINTS, REFERENCE_MAX_CHARS } from '../../screening/screening-policy.js';
 import { QUERY_TYPES } from '../../screening/screening-result.js';
-import { KNOWN_SOURCE_IDS } from '../../sources/source-ids.js';
+import { KNOWN_SOURCE_IDS } from '../../screening/source-ids.js';
 import type { App, AppContext } from '../context.js';
 import {
   AppliedDecisionSchema,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ListCatalogEntry } from './list-catalog.js';
+import type { ListRegistryEntry } from './list-registry.js';
 import { type ListFileLocation, locateInMirror, mirrorFiles } from './mirror.js';
 import { matchesOfficialFileName } from './parsers/index.js';
 import type { ListParserDescriptor } from './parsers/types.js';
@@ -23,7 +23,7 @@ export interface LocationSettings {
  * filled after start-up is picked up without a restart.
  */
 export async function locateList(
-  entry: ListCatalogEntry,
+  entry: ListRegistryEntry,
   parsers: readonly ListParserDescriptor[],
   settings: LocationSettings,
 ): Promise<ListLocation> {
@@ -41,7 +41,7 @@ export async function locateList(
 }
 
 async function locateMirror(
-  entry: ListCatalogEntry,
+  entry: ListRegistryEntry,
   parsers: readonly ListParserDescriptor[],
   dir: string,
 ): Promise<ListLocation> {

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
-import type { ListCatalogEntry } from './list-catalog.js';
-import { parsersOf } from './list-catalog.js';
 import { type FetchedList, fetchList } from './list-fetcher.js';
 import { type LocationSettings, locateList } from './list-location.js';
+import type { ListRegistryEntry } from './list-registry.js';
+import { parsersOf } from './list-registry.js';
 import type { LoadedLists } from './loaded-lists.js';
 import type { ParseThread } from './parse-thread.js';
 import type { ParsedVersion } from './parsed-version.js';
@@ -29,7 +29,7 @@ export interface RefreshResult {
 }
 
 export interface RefresherSettings {
-  location(entry: ListCatalogEntry): LocationSettings;
+  location(entry: ListRegistryEntry): LocationSettings;
   parseSettings(listId: string): ListParseSettings;
   downloadTimeoutMs: number;
   maxDownloadBytes: number;
@@ -54,7 +54,7 @@ export class ListRefresher<TIndex> {
   constructor(private readonly deps: RefresherDeps<TIndex>) {}
 
   async refresh(
-    entry: ListCatalogEntry,
+    entry: ListRegistryEntry,
     options: { force: boolean; signal?: AbortSignal },
   ): Promise<RefreshResult> {
     let result: RefreshResult;
@@ -75,7 +75,7 @@ export class ListRefresher<TIndex> {
   }
 
   private async attempt(
-    entry: ListCatalogEntry,
+    entry: ListRegistryEntry,
     force: boolean,
     signal?: AbortSignal,
   ): Promise<RefreshResult> {

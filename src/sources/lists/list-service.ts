@@ -3,8 +3,9 @@ import type { Clock } from '../../clock.js';
 import { ServiceError } from '../../errors.js';
 import type { Db } from '../../store/database.js';
 import type { ListStateRow } from '../../store/schema.js';
-import { catalogEntry, LIST_CATALOG, type ListCatalogEntry } from './list-catalog.js';
+import { OPENSANCTIONS_SOURCE } from '../opensanctions-datasets.js';
 import { ListRefresher, type RefreshResult } from './list-refresher.js';
+import { LIST_REGISTRY, type ListRegistryEntry, registeredList } from './list-registry.js';
 import {
   describeList,
   type ListStatus,
@@ -15,7 +16,6 @@ import {
 } from './list-status.js';
 import { type ListIndexer, type ListsView, LoadedLists } from './loaded-lists.js';
 import { ParseThread } from './parse-thread.js';
-import { OPENSANCTIONS_SOURCE } from './parsers/ftm-jsonl.js';
 import { CSL_OFAC_NON_SDN_LISTS } from './parsers/index.js';
 import { type DatabaseKind, RefreshLock } from './refresh-lock.js';
 import { type ListParseSettings, ListSnapshotStore } from './snapshot-store.js';
@@ -67,7 +67,7 @@ export class ListService<TIndex = never> {
   private readonly lock: RefreshLock;
   private readonly refresher: ListRefresher<TIndex>;
   private readonly parses = new ParseThread();
-  private readonly entries: ListCatalogEntry[];
+  private readonly entries: ListRegistryEntry[];
   private states = new Map<string, ListStateRow>();
   private timer: NodeJS.Timeout | undefined;
   private background: Promise<void> = Promise.resolve();
@@ -78,7 +78,7 @@ export class ListService<TIndex = never> {
     this.loaded = new LoadedLists(options.indexer);
     this.store = new ListSnapshotStore(options.db, options.clock);
     this.lock = new RefreshLock(options.db, options.databaseKind);
-    this.entries = LIST_CATALOG.filter((entry) => options.enabled.includes(entry.id));
+    this.entries = LIST_REGISTRY.filter((entry) => options.enabled.includes(entry.id));
     this.refresher = new ListRefresher({
       store: this.store,
       loaded: this.loaded,
@@ -200,7 +200,7 @@ export class ListService<TIndex = never> {
 
   // While this instance refreshes a list, the sync loop leaves it alone: the version the refresh
   // stores is its to install (a sync would build the same version's index a second time).
-  private async refreshing<T>(entry: ListCatalogEntry, refresh: () => Promise<T>): Promise<T> {
+  private async refreshing<T>(entry: ListRegistryEntry, refresh: () => Promise<T>): Promise<T> {
     this.refreshingLists.add(entry.id);
     try {
       return await refresh();
@@ -209,10 +209,10 @@ export class ListService<TIndex = never> {
     }
   }
 
-  private enabledEntry(listId: string): ListCatalogEntry {
+  private enabledEntry(listId: string): ListRegistryEntry {
     const enabled = this.entries.find((entry) => entry.id === listId);
     if (enabled) return enabled;
-    if (catalogEntry(listId)) {
+    if (registeredList(listId)) {
       // OpenSanctions' export is switched on by its mode, whatever LISTS_ENABLED says.
       const setting = listId === OPENSANCTIONS_SOURCE ? 'OPENSANCTIONS_MODE=bulk' : 'LISTS_ENABLED';
       throw new ServiceError('conflict', `The list ${listId} is not enabled (see ${setting}).`);
@@ -220,12 +220,12 @@ export class ListService<TIndex = never> {
     throw new ServiceError('not-found', `The list ${listId} was not found.`);
   }
 
-  private describe(entry: ListCatalogEntry): ListStatus {
+  private describe(entry: ListRegistryEntry): ListStatus {
     const state = this.stateOf(entry, this.options.clock.now());
     return describeList(entry, this.loaded.get(entry.id)?.meta, this.states.get(entry.id), state);
   }
 
-  private stateOf(entry: ListCatalogEntry, now: Date) {
+  private stateOf(entry: ListRegistryEntry, now: Date) {
     const meta = this.loaded.get(entry.id)?.meta;
     return listState(meta, this.states.get(entry.id), now, this.options.refreshIntervalMinutes);
   }
@@ -241,7 +241,7 @@ export class ListService<TIndex = never> {
   }
 
   /** Installs the versions the database names as current and this instance does not hold yet. */
-  private async sync(entries: readonly ListCatalogEntry[] = this.entries): Promise<void> {
+  private async sync(entries: readonly ListRegistryEntry[] = this.entries): Promise<void> {
     this.states = await this.store.states();
     const missing = entries.flatMap((entry) => {
       if (this.refreshingLists.has(entry.id)) return [];

@@ -3,7 +3,7 @@ import type { Flag } from '../flag.js';
 import { identifierMatch, weighed } from '../flag-facts.js';
 import type { Source, SourceHealth, SourceKind, SourceQuery } from '../source.js';
 import { IdentifierIndex } from './identifier-index.js';
-import { catalogEntry, type ListCatalogEntry } from './list-catalog.js';
+import { type ListRegistryEntry, registeredList } from './list-registry.js';
 import type { ListService } from './list-service.js';
 import { ListUnavailableError } from './loaded-lists.js';
 import type { PackedEntities } from './packed-entities.js';
@@ -19,20 +19,20 @@ export interface SearchableIndex {
 /**
  * One loaded list as a screening source. It searches the version in memory when called; a list
  * that is enabled but not loaded fails (a failed source, never "no match"). Its kind and the way
- * its entries become flags come from its catalog entry: an official list gives sanctions flags,
+ * its entries become flags come from its registry entry: an official list gives sanctions flags,
  * OpenSanctions' export gives PEP and watchlist flags.
  */
 export class ListSource implements Source {
   readonly kind: SourceKind;
   readonly timeoutMs = LIST_SOURCE_TIMEOUT_MS;
-  private readonly entry: ListCatalogEntry;
+  private readonly entry: ListRegistryEntry;
 
   constructor(
     readonly id: string,
     private readonly lists: ListService<SearchableIndex>,
   ) {
-    const entry = catalogEntry(id);
-    if (!entry) throw new Error(`${id} is not a list of the catalog.`);
+    const entry = registeredList(id);
+    if (!entry) throw new Error(`${id} is not a list of the registry.`);
     this.entry = entry;
     this.kind = entry.kind;
   }

@@ -1,5 +1,5 @@
 import type { ListStateRow } from '../../store/schema.js';
-import type { ListCatalogEntry } from './list-catalog.js';
+import type { ListRegistryEntry } from './list-registry.js';
 import type { ListSnapshotMeta, RefreshOutcome } from './snapshot-store.js';
 
 /**
@@ -68,7 +68,7 @@ export function refreshDue(row: ListStateRow | undefined, now: Date, intervalMin
 }
 
 export function describeList(
-  entry: ListCatalogEntry,
+  entry: ListRegistryEntry,
   loaded: ListSnapshotMeta | undefined,
   row: ListStateRow | undefined,
   state: ListState,

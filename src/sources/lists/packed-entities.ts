@@ -1,5 +1,5 @@
 import type { ListEntity } from '../list-entity.js';
-import { type MatchableEntity, sourceIdOfKey } from './matchable-entity.js';
+import { type MatchableEntity, sourceIdOfKey } from '../matchable-entity.js';
 import { recordBounds, type SnapshotChunk } from './snapshot-chunks.js';
 
 /**

@@ -1,11 +1,11 @@
 import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../../worker-thread.js';
+import { startThread } from '../../start-thread.js';
 import type { ParsedVersion } from './parsed-version.js';
 import type { ListParserDescriptor } from './parsers/types.js';
 import type { SnapshotChunk } from './snapshot-chunks.js';
 import type { ListParseSettings } from './snapshot-store.js';
 
-/** What the parse worker is sent (copied into its thread) and what it answers. */
+/** What the parse thread is sent (copied into its thread) and what it answers. */
 export interface ParseRequest {
   id: number;
   parserId: string;
@@ -78,7 +78,7 @@ export class ParseThread {
 
   private running(): Worker {
     if (this.worker) return this.worker;
-    const worker = startModuleWorker(import.meta.url, 'parse-worker');
+    const worker = startThread(import.meta.url, 'parse-thread-entry');
     worker.on('message', (response: ParseResponse) => {
       const pending = this.pending.get(response.id);
       this.pending.delete(response.id);

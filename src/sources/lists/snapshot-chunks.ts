@@ -1,5 +1,5 @@
 import type { ListEntity } from '../list-entity.js';
-import { type MatchableEntity, matchableEntity } from './matchable-entity.js';
+import { type MatchableEntity, matchableEntity } from '../matchable-entity.js';
 
 /**
  * Record text (uncompressed JSON) per chunk of a stored version, about 0.5 MB once compressed.

@@ -1,6 +1,6 @@
 import { compareNames, type NameComparison, type NameType, type QueryType } from '../../matching/index.js';
 import type { Flag } from '../flag.js';
-import { explanationForApi } from '../lists/list-flag.js';
+import { explanationForApi } from '../list-flag.js';
 
 export const COMPANIES_HOUSE_SOURCE_ID = 'uk_companies_house';
 export const DISQUALIFIED_DIRECTORS_LIST = 'UK_DISQUALIFIED_DIRECTORS';

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../clock.js';
 import type { QueryType } from '../../matching/index.js';
 import type { Flag } from '../flag.js';
-import { explanationForApi } from '../lists/list-flag.js';
+import { explanationForApi } from '../list-flag.js';
 import type { SourceQuery } from '../source.js';
 import { adverseTermsIn } from './adverse-terms.js';
 import { distinctStories } from './article-dedup.js';

@@ -1,6 +1,6 @@
 import { compareNames, type NameComparison, type NameType } from '../../matching/index.js';
 import type { Flag } from '../flag.js';
-import { explanationForApi } from '../lists/list-flag.js';
+import { explanationForApi } from '../list-flag.js';
 import { gleifRecordUrl, type LeiRecord } from './gleif-records.js';
 
 export const GLEIF_SOURCE_ID = 'gleif';

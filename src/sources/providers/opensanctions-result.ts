@@ -1,16 +1,16 @@
 import { nameTypeAdjusted } from '../../matching/entity-score.js';
 import { compareNames, type EntityMatch } from '../../matching/index.js';
+import { readFtmEntity } from '../entity-building/ftm-entity.js';
+import { FtmGraph } from '../entity-building/ftm-graph.js';
+import { toListEntity } from '../entity-building/ftm-mapping.js';
 import type { Flag } from '../flag.js';
 import { identifierMatch, weighed } from '../flag-facts.js';
 import type { EntityName, ListEntity, RawRecord } from '../list-entity.js';
-import type { FlagContext } from '../lists/list-flag.js';
-import { entityKey } from '../lists/matchable-entity.js';
-import { readFtmEntity } from '../lists/parsers/ftm-entity.js';
-import { FtmGraph } from '../lists/parsers/ftm-graph.js';
-import { OPENSANCTIONS_SOURCE } from '../lists/parsers/ftm-jsonl.js';
-import { toListEntity } from '../lists/parsers/ftm-mapping.js';
-import { watchlistFlag } from '../lists/watchlist-flag.js';
+import type { FlagContext } from '../list-flag.js';
+import { entityKey } from '../matchable-entity.js';
+import { OPENSANCTIONS_SOURCE } from '../opensanctions-datasets.js';
 import type { SourceQuery } from '../source.js';
+import { watchlistFlag } from '../watchlist-flag.js';
 
 /**
  * One candidate of a yente `/match` answer. yente answers with FollowTheMoney entities, the very

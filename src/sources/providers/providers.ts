@@ -7,6 +7,9 @@ import { ProviderHttp } from './provider-http.js';
 import type { ProviderSettings } from './provider-settings.js';
 import { type ProviderAdapter, ProviderSource } from './provider-source.js';
 
+/** The remote providers' source ids, in the order they are built. */
+export const PROVIDER_IDS = ['opensanctions', 'gdelt', 'uk_companies_house', 'gleif'] as const;
+
 /** The official lists (`OfficialLists`) are what GLEIF screens the parents it finds against. */
 export interface ProviderDeps extends OfficialLists {
   clock: Clock;
@@ -25,7 +28,7 @@ export function buildProviderSources(deps: ProviderDeps): ProviderSource[] {
   const http = (provider: string) =>
     new ProviderHttp({ provider, timeoutMs: settings.timeoutMs, concurrency: settings.concurrency });
   const adapters: ProviderAdapter[] = [];
-  // Adapters are added here, one line each, in the order of KNOWN_SOURCE_IDS (source-ids.ts).
+  // Adapters are added here, one line each, in the order of PROVIDER_IDS.
   if (settings.opensanctionsApi.enabled)
     adapters.push(
       new OpenSanctionsApiAdapter(http('opensanctions'), settings.opensanctionsApi, deps.enabledLists),

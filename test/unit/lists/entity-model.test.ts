@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityKind, ListEntity, NameType } from '../../../src/sources/list-entity.js';
-import { LIST_PARSERS, matchesOfficialFileName } from '../../../src/sources/lists/parsers/index.js';
+import { LIST_PARSERS } from '../../../src/sources/lists/list-registry.js';
+import { matchesOfficialFileName } from '../../../src/sources/lists/parsers/index.js';
 import { parseFromMirror } from './mirror.js';
 
 // The shape the matching layer consumes (built in parallel in src/matching); a ListEntity plus

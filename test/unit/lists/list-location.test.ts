@@ -2,11 +2,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, SETTINGS } from '../../../src/config.js';
-import { catalogEntry, LIST_CATALOG, parsersOf } from '../../../src/sources/lists/list-catalog.js';
 import { locateList } from '../../../src/sources/lists/list-location.js';
+import { LIST_REGISTRY, parsersOf, registeredList } from '../../../src/sources/lists/list-registry.js';
 import { LISTS_DIR } from './mirror.js';
 
-const entry = (id: string) => catalogEntry(id)!;
+const entry = (id: string) => registeredList(id)!;
 
 describe('where list files are read from', () => {
   it('a mirror folder matches official names ignoring case and a .gz suffix', async () => {
@@ -68,7 +68,7 @@ describe('where list files are read from', () => {
   });
 
   it('without override or mirror every file comes from its official address', async () => {
-    for (const list of LIST_CATALOG) {
+    for (const list of LIST_REGISTRY) {
       const located = await locateList(list, parsersOf(list.id), {
         override: undefined,
         listsDir: undefined,
@@ -91,7 +91,7 @@ describe('list settings', () => {
     expect(loadConfig({ LISTS_ENABLED: 'none' }).listsEnabled).toEqual([]);
     expect(loadConfig({ LISTS_ENABLED: 'all' }).listsEnabled).toHaveLength(7);
     expect(loadConfig({ LISTS_ENABLED: ' UN_SC, uk_fcdo ' }).listsEnabled).toEqual(['un_sc', 'uk_fcdo']);
-    expect(LIST_CATALOG.filter((e) => e.enabledByDefault).map((e) => e.id)).toEqual(
+    expect(LIST_REGISTRY.filter((e) => e.enabledByDefault).map((e) => e.id)).toEqual(
       loadConfig({}).listsEnabled,
     );
   });
@@ -107,11 +107,11 @@ describe('list settings', () => {
     );
   });
 
-  it('each list has a URL override setting under the name its catalog entry gives', () => {
+  it('each list has a URL override setting under the name its registry entry gives', () => {
     const variables = SETTINGS.map((s) => s.variable as string);
-    for (const list of LIST_CATALOG) {
-      expect(variables).toContain(list.urlVariable);
-      expect(loadConfig({ [list.urlVariable]: 'https://mirror.example/x' })[list.urlConfigKey]).toBe(
+    for (const list of LIST_REGISTRY) {
+      expect(variables).toContain(list.url.variable);
+      expect(loadConfig({ [list.url.variable]: 'https://mirror.example/x' })[list.url.key]).toBe(
         'https://mirror.example/x',
       );
     }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NameIndex, type SearchOptions } from '../../../src/matching/index.js';
-import { ListSearches } from '../../../src/sources/lists/list-searches.js';
-import type { MatchingCommand } from '../../../src/sources/lists/matching-thread.js';
+import { ListSearches } from '../../../src/sources/list-matching/list-searches.js';
+import type { MatchingCommand } from '../../../src/sources/list-matching/matching-thread.js';
 import { parseVersion } from '../../../src/sources/lists/parsed-version.js';
 import { chunkNames } from '../../../src/sources/lists/snapshot-chunks.js';
 import { mirrorBytes, parserFor } from './mirror.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NameIndex, type SearchOptions, SharedVocabulary } from '../../../src/matching/index.js';
-import { MatchingThread } from '../../../src/sources/lists/matching-thread.js';
+import { MatchingThread } from '../../../src/sources/list-matching/matching-thread.js';
 import { parseVersion } from '../../../src/sources/lists/parsed-version.js';
 import { chunkNames, type SnapshotChunk } from '../../../src/sources/lists/snapshot-chunks.js';
 import { mirrorBytes, parserFor } from './mirror.js';

@@ -1,6 +1,7 @@
 import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { LIST_PARSERS, matchesOfficialFileName } from '../../../src/sources/lists/parsers/index.js';
+import { LIST_PARSERS } from '../../../src/sources/lists/list-registry.js';
+import { matchesOfficialFileName } from '../../../src/sources/lists/parsers/index.js';
 import type {
   ListInput,
   ListParseOptions,

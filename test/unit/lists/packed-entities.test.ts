@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ListEntity } from '../../../src/sources/list-entity.js';
-import { matchableEntity } from '../../../src/sources/lists/matchable-entity.js';
 import { PackedEntities } from '../../../src/sources/lists/packed-entities.js';
 import { chunkEntities, chunkNames, type SnapshotChunk } from '../../../src/sources/lists/snapshot-chunks.js';
+import { matchableEntity } from '../../../src/sources/matchable-entity.js';
 import { FIXTURE_ENTITY_COUNTS } from '../../support/real-lists.js';
 import { parseFromMirror } from './mirror.js';
 

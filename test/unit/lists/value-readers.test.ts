@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countryCode } from '../../../src/sources/lists/parsers/countries.js';
-import { parseBirthDate } from '../../../src/sources/lists/parsers/dates.js';
+import { countryCode } from '../../../src/sources/entity-building/countries.js';
+import { parseBirthDate } from '../../../src/sources/entity-building/dates.js';
 import { parseOfacRemarks } from '../../../src/sources/lists/parsers/ofac-remarks.js';
 
 describe('date, country and Remarks readers shared by the parsers', () => {

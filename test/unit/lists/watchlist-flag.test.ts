@@ -1,12 +1,12 @@
 import { beforeAll, expect, it } from 'vitest';
 import { type EntityMatch, NameIndex } from '../../../src/matching/index.js';
 import type { ListEntity } from '../../../src/sources/list-entity.js';
-import { LIST_CATALOG } from '../../../src/sources/lists/list-catalog.js';
-import { explanationForApi, listFlag } from '../../../src/sources/lists/list-flag.js';
-import { matchableEntity } from '../../../src/sources/lists/matchable-entity.js';
-import { OFFICIAL_LIST_DATASETS } from '../../../src/sources/lists/opensanctions-datasets.js';
-import { watchlistFlag } from '../../../src/sources/lists/watchlist-flag.js';
+import { explanationForApi, listFlag } from '../../../src/sources/list-flag.js';
+import { LIST_REGISTRY } from '../../../src/sources/lists/list-registry.js';
+import { matchableEntity } from '../../../src/sources/matchable-entity.js';
+import { OFFICIAL_LIST_DATASETS } from '../../../src/sources/opensanctions-datasets.js';
 import { opensanctionsFlag, yenteResults } from '../../../src/sources/providers/opensanctions-result.js';
+import { watchlistFlag } from '../../../src/sources/watchlist-flag.js';
 import { fixture } from '../../support/provider-server.js';
 import { describeWithRealData, REAL_DATA_DIR } from '../../support/real-lists.js';
 import { ftmLines, jsonLines, parseFtm, parseFtmFile, realFtmFiles } from './ftm-data.js';
@@ -132,13 +132,13 @@ describeWithRealData('OpenSanctions flags', () => {
     expect(debarred.details.confirms).toBeUndefined();
   });
 
-  it('every confirmable source is an official list of the catalog, and the catalog says how each list flags', () => {
-    const official = LIST_CATALOG.filter((entry) => entry.kind === 'direct_feed').map((entry) => entry.id);
+  it('every confirmable source is an official list of the registry, and the registry says how each list flags', () => {
+    const official = LIST_REGISTRY.filter((entry) => entry.kind === 'direct_feed').map((entry) => entry.id);
     expect(OFFICIAL_LIST_DATASETS.map((d) => d.source).sort()).toEqual([...official].sort());
-    const opensanctions = LIST_CATALOG.find((entry) => entry.id === 'opensanctions');
+    const opensanctions = LIST_REGISTRY.find((entry) => entry.id === 'opensanctions');
     expect(opensanctions).toMatchObject({ kind: 'watchlist_provider', enabledByDefault: false });
     expect(opensanctions?.toFlag).toBe(watchlistFlag);
-    expect(LIST_CATALOG.filter((e) => e.kind === 'direct_feed').every((e) => e.toFlag === listFlag)).toBe(
+    expect(LIST_REGISTRY.filter((e) => e.kind === 'direct_feed').every((e) => e.toFlag === listFlag)).toBe(
       true,
     );
   });

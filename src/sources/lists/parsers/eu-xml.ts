@@ -1,11 +1,17 @@
+import { countryCode } from '../../entity-building/countries.js';
+import { dateRange, parseDate, parseFullDate, partialDate } from '../../entity-building/dates.js';
+import {
+  addCountry,
+  addName,
+  addPlaceOfBirth,
+  newEntity,
+  parseGender,
+} from '../../entity-building/entity-draft.js';
+import { clean, pushUnique } from '../../entity-building/text.js';
 import type { BirthDate, ListEntity, NameType } from '../../list-entity.js';
-import { countryCode } from './countries.js';
-import { dateRange, parseDate, parseFullDate, partialDate } from './dates.js';
-import { addCountry, addName, addPlaceOfBirth, newEntity, parseGender } from './entity-draft.js';
 import { identifierType } from './identifier-types.js';
 import { resolveLimits } from './limits.js';
 import { finishResult, pushEntity, requireFile } from './result.js';
-import { clean, pushUnique } from './text.js';
 import { openText } from './text-input.js';
 import type { ListFiles, ListParseOptions, ListParseResult } from './types.js';
 import { attr, childrenNamed, childText, elementToRaw, type XmlElement } from './xml-element.js';

@@ -1,16 +1,16 @@
+import { parseFullDate } from '../../entity-building/dates.js';
+import { readFtmEntity } from '../../entity-building/ftm-entity.js';
+import { FtmGraph } from '../../entity-building/ftm-graph.js';
+import { toListEntity } from '../../entity-building/ftm-mapping.js';
 import type { ListEntity, RawRecord } from '../../list-entity.js';
-import { parseFullDate } from './dates.js';
-import { readFtmEntity } from './ftm-entity.js';
-import { FtmGraph } from './ftm-graph.js';
+import { OPENSANCTIONS_SOURCE } from '../../opensanctions-datasets.js';
 import { readJsonLines } from './ftm-lines.js';
-import { toListEntity } from './ftm-mapping.js';
 import { type ListParseLimits, resolveLimits } from './limits.js';
 import { type FileContext, parseError } from './list-parse-error.js';
 import { finishResult, pushEntity, requireFile } from './result.js';
 import { openText } from './text-input.js';
 import type { ListFiles, ListParseOptions, ListParseResult } from './types.js';
 
-export const OPENSANCTIONS_SOURCE = 'opensanctions';
 /** OpenSanctions' flat export: every entity on its own line, linked by ids. */
 export const FTM_ENTITIES_FILE = 'entities.ftm.json';
 /** OpenSanctions' nested export: one target per line, its adjacent entities inside it. */

@@ -1,8 +1,8 @@
+import { clean } from '../../entity-building/text.js';
 import type { RawRecord } from '../../list-entity.js';
 import { type CsvRow, readCsvRows, requireColumns } from './csv-rows.js';
 import type { ListParseLimits } from './limits.js';
 import { type FileContext, parseError } from './list-parse-error.js';
-import { clean } from './text.js';
 import { openText } from './text-input.js';
 import type { ListInput } from './types.js';
 

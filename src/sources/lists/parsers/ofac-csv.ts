@@ -1,5 +1,4 @@
-import type { EntityKind, ListEntity, NameType } from '../../list-entity.js';
-import { countryCode } from './countries.js';
+import { countryCode } from '../../entity-building/countries.js';
 import {
   addCountry,
   addName,
@@ -7,7 +6,9 @@ import {
   newEntity,
   parseGender,
   surnameFirstName,
-} from './entity-draft.js';
+} from '../../entity-building/entity-draft.js';
+import { clean, splitValues } from '../../entity-building/text.js';
+import type { EntityKind, ListEntity, NameType } from '../../list-entity.js';
 import { identifierType } from './identifier-types.js';
 import { resolveLimits } from './limits.js';
 import {
@@ -20,7 +21,6 @@ import {
 } from './ofac-csv-tables.js';
 import { parseOfacRemarks } from './ofac-remarks.js';
 import { findFile, finishResult, pushEntity, requireFile } from './result.js';
-import { clean, splitValues } from './text.js';
 import type { ListFiles, ListParseOptions, ListParseResult } from './types.js';
 
 /** The four files of one OFAC legacy CSV list, by official name. */

@@ -1,5 +1,5 @@
+import { addName, joinName } from '../../entity-building/entity-draft.js';
 import type { ListEntity, NameType } from '../../list-entity.js';
-import { addName, joinName } from './entity-draft.js';
 import { childrenNamed, childText, firstChild, type XmlElement } from './xml-element.js';
 
 const ALIAS_TYPES: Readonly<Record<string, NameType>> = { 'A.K.A.': 'aka', 'F.K.A.': 'fka', 'N.K.A.': 'aka' };

@@ -1,12 +1,12 @@
+import { countryCode } from '../../entity-building/countries.js';
+import { parseBirthDate, parseFullDate } from '../../entity-building/dates.js';
+import { addCountry, addPlaceOfBirth, newEntity, parseGender } from '../../entity-building/entity-draft.js';
+import { clean, pushUnique } from '../../entity-building/text.js';
 import type { EntityKind, ListEntity } from '../../list-entity.js';
-import { countryCode } from './countries.js';
-import { parseBirthDate, parseFullDate } from './dates.js';
-import { addCountry, addPlaceOfBirth, newEntity, parseGender } from './entity-draft.js';
 import { identifierType } from './identifier-types.js';
 import { resolveLimits } from './limits.js';
 import { addEnhancedNames } from './ofac-enhanced-names.js';
 import { finishResult, pushEntity, requireFile } from './result.js';
-import { clean, pushUnique } from './text.js';
 import { decodeUtf8 } from './text-input.js';
 import type { ListFiles, ListParseOptions, ListParseResult } from './types.js';
 import { attr, childrenNamed, childText, elementToRaw, firstChild, type XmlElement } from './xml-element.js';

@@ -1,6 +1,6 @@
+import { parseBirthDate } from '../../entity-building/dates.js';
+import { clean } from '../../entity-building/text.js';
 import type { BirthDate } from '../../list-entity.js';
-import { parseBirthDate } from './dates.js';
-import { clean } from './text.js';
 
 /** What OFAC's Remarks field states about an entry, before it is mapped onto the entity. */
 export interface OfacRemarkFacts {

@@ -1,11 +1,18 @@
+import { countryCode } from '../../entity-building/countries.js';
+import { parseBirthDate, parseFullDate } from '../../entity-building/dates.js';
+import {
+  addCountry,
+  addName,
+  addPlaceOfBirth,
+  joinName,
+  newEntity,
+  parseGender,
+} from '../../entity-building/entity-draft.js';
+import { clean, pushUnique } from '../../entity-building/text.js';
 import type { EntityKind, ListEntity, NameType } from '../../list-entity.js';
-import { countryCode } from './countries.js';
-import { parseBirthDate, parseFullDate } from './dates.js';
-import { addCountry, addName, addPlaceOfBirth, joinName, newEntity, parseGender } from './entity-draft.js';
 import { identifierType } from './identifier-types.js';
 import { resolveLimits } from './limits.js';
 import { finishResult, pushEntity, requireFile } from './result.js';
-import { clean, pushUnique } from './text.js';
 import { openText } from './text-input.js';
 import type { ListFiles, ListParseOptions, ListParseResult } from './types.js';
 import {

@@ -1,11 +1,18 @@
+import { countryCode } from '../../entity-building/countries.js';
+import { dateRange, parseBirthDate, parseDate, parseFullDate } from '../../entity-building/dates.js';
+import {
+  addCountry,
+  addName,
+  addPlaceOfBirth,
+  joinName,
+  newEntity,
+  parseGender,
+} from '../../entity-building/entity-draft.js';
+import { clean, splitValues } from '../../entity-building/text.js';
 import type { ListEntity, NameType } from '../../list-entity.js';
-import { countryCode } from './countries.js';
-import { dateRange, parseBirthDate, parseDate, parseFullDate } from './dates.js';
-import { addCountry, addName, addPlaceOfBirth, joinName, newEntity, parseGender } from './entity-draft.js';
 import { identifierType } from './identifier-types.js';
 import { resolveLimits } from './limits.js';
 import { finishResult, pushEntity, requireFile } from './result.js';
-import { clean, splitValues } from './text.js';
 import { openText } from './text-input.js';
 import type { ListFiles, ListParseOptions, ListParseResult } from './types.js';
 import { childrenNamed, childText, elementToRaw, nestedTexts, type XmlElement } from './xml-element.js';

@@ -1,14 +1,20 @@
 import { prepareName } from '../../../matching/index.js';
+import { countryCode } from '../../entity-building/countries.js';
+import { parseBirthDate, parseFullDate } from '../../entity-building/dates.js';
+import {
+  addCountry,
+  addName,
+  addPlaceOfBirth,
+  newEntity,
+  surnameFirstName,
+} from '../../entity-building/entity-draft.js';
+import { clean, splitValues } from '../../entity-building/text.js';
 import type { EntityKind, ListEntity, RawRecord } from '../../list-entity.js';
-import { countryCode } from './countries.js';
 import { type CsvRow, readCsvRows, requireColumns } from './csv-rows.js';
-import { parseBirthDate, parseFullDate } from './dates.js';
-import { addCountry, addName, addPlaceOfBirth, newEntity, surnameFirstName } from './entity-draft.js';
 import { identifierType } from './identifier-types.js';
 import { resolveLimits } from './limits.js';
 import { type FileContext, parseError } from './list-parse-error.js';
 import { finishResult, pushEntity, requireFile } from './result.js';
-import { clean, splitValues } from './text.js';
 import { openText } from './text-input.js';
 import type { ListFiles, ListParseOptions, ListParseResult } from './types.js';
 import { cslListName } from './us-csl-lists.js';

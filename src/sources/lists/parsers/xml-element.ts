@@ -1,5 +1,5 @@
+import { clean } from '../../entity-building/text.js';
 import type { RawRecord, RawValue } from '../../list-entity.js';
-import { clean } from './text.js';
 
 /** One element of an XML record, held in memory only while that record is mapped. */
 export interface XmlElement {

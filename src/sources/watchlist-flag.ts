@@ -1,6 +1,6 @@
-import type { EntityMatch } from '../../matching/index.js';
-import type { Flag } from '../flag.js';
-import type { ListEntity } from '../list-entity.js';
+import type { EntityMatch } from '../matching/index.js';
+import type { Flag } from './flag.js';
+import type { ListEntity } from './list-entity.js';
 import { entityDetails, type FlagContext } from './list-flag.js';
 import { OFFICIAL_LIST_DATASETS } from './opensanctions-datasets.js';
 

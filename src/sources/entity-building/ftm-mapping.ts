@@ -1,4 +1,4 @@
-import type { EntityKind, ListEntity, NameType } from '../../list-entity.js';
+import type { EntityKind, ListEntity, NameType } from '../list-entity.js';
 import { parseBirthDate, parseFullDate } from './dates.js';
 import {
   addCountryCode,

@@ -6,7 +6,7 @@ import type {
   NameParts,
   NameType,
   RawRecord,
-} from '../../list-entity.js';
+} from '../list-entity.js';
 import { countryCode } from './countries.js';
 import { detectScript } from './scripts.js';
 import { clean, pushUnique } from './text.js';

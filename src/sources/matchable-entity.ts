@@ -1,4 +1,4 @@
-import type { EntityKind, ListEntity, NameType } from '../list-entity.js';
+import type { EntityKind, ListEntity, NameType } from './list-entity.js';
 
 /** What the name index reads of an entity (the matching engine's `MatchableEntity`, structurally). */
 export interface MatchableEntity {

@@ -1,3 +1,6 @@
+/** OpenSanctions' source id: its bulk export as a list, and its API as a provider. */
+export const OPENSANCTIONS_SOURCE = 'opensanctions';
+
 /**
  * OpenSanctions datasets that are official lists this service also loads directly, with the
  * service's source id for each, in the order a confirmation names them (the US Treasury's own

@@ -1,9 +1,9 @@
 import { parentPort } from 'node:worker_threads';
+import { LIST_PARSERS } from './list-registry.js';
 import type { ParseRequest, ParseResponse } from './parse-thread.js';
 import { parseVersion } from './parsed-version.js';
-import { LIST_PARSERS } from './parsers/index.js';
 
-// Entry of the worker thread that parses list versions for the main thread (see parse-thread.ts).
+// Entry of the thread that parses list versions for the main thread (see parse-thread.ts).
 // Its heap holds every temporary object of the parses and goes away when the thread is stopped.
 parentPort?.on('message', async (request: ParseRequest) => {
   let response: ParseResponse;

@@ -1,6 +1,6 @@
-import type { EntityMatch, MatchExplanation } from '../../matching/index.js';
-import type { Flag } from '../flag.js';
-import type { ListEntity } from '../list-entity.js';
+import type { EntityMatch, MatchExplanation } from '../matching/index.js';
+import type { Flag } from './flag.js';
+import type { ListEntity } from './list-entity.js';
 
 /** The explanation as the API writes it (snake case, like every other field of the response). */
 export function explanationForApi(explanation: MatchExplanation): Record<string, unknown> {
@@ -24,7 +24,7 @@ export interface FlagContext {
   enabledLists: readonly string[];
 }
 
-/** Turns a list entry that matched into a flag; each catalog entry names its own (see list-catalog.ts). */
+/** Turns a list entry that matched into a flag; each list registry entry names its own (see lists/list-registry.ts). */
 export type ListFlagMapper = (entity: ListEntity, match: EntityMatch, context: FlagContext) => Flag;
 
 /**

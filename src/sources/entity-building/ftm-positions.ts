@@ -1,4 +1,4 @@
-import type { HeldPosition, PartialDate } from '../../list-entity.js';
+import type { HeldPosition, PartialDate } from '../list-entity.js';
 import { parseDate } from './dates.js';
 import { type FtmEntity, ftmCountry, references, texts } from './ftm-entity.js';
 import type { FtmGraph } from './ftm-graph.js';

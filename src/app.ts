@@ -1,29 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import { registerDashboard } from '../dashboard/dashboard.js';
-import type { App, AppContext } from './context.js';
-import { registerJsonBodyParser } from './json-body-parser.js';
-import { registerAuditTrail } from './plugins/audit-trail.js';
-import { registerAuthentication } from './plugins/authentication.js';
-import { answerClientError, registerProblemResponses, sendProblem } from './plugins/problem-responses.js';
-import { registerRequestMetrics } from './plugins/request-metrics.js';
-import { adminAccountRoutes } from './routes/admin/accounts.js';
-import { adminAuditRoutes } from './routes/admin/audit.js';
-import { adminKeyRoutes } from './routes/admin/keys.js';
-import { adminListRoutes } from './routes/admin/lists.js';
-import { adminUserRoutes } from './routes/admin/users.js';
-import { auditRoutes } from './routes/audit.js';
-import { batchRoutes } from './routes/batch.js';
-import { decisionRoutes } from './routes/decisions.js';
-import { docsRoutes, registerOpenApi } from './routes/docs.js';
-import { healthRoutes } from './routes/health.js';
-import { keyRoutes } from './routes/keys.js';
-import { metricsRoutes } from './routes/metrics.js';
-import { screenRoutes } from './routes/screen.js';
-import { usageRoutes } from './routes/usage.js';
-import { webhookRoutes } from './routes/webhooks.js';
-import { compileValidator } from './validation.js';
+import { registerDashboard } from './dashboard/dashboard.js';
+import type { App, AppContext } from './http/context.js';
+import { registerJsonBodyParser } from './http/json-body-parser.js';
+import { registerAuditTrail } from './http/plugins/audit-trail.js';
+import { registerAuthentication } from './http/plugins/authentication.js';
+import {
+  answerClientError,
+  registerProblemResponses,
+  sendProblem,
+} from './http/plugins/problem-responses.js';
+import { registerRequestMetrics } from './http/plugins/request-metrics.js';
+import { adminAccountRoutes } from './http/routes/admin/accounts.js';
+import { adminAuditRoutes } from './http/routes/admin/audit.js';
+import { adminKeyRoutes } from './http/routes/admin/keys.js';
+import { adminListRoutes } from './http/routes/admin/lists.js';
+import { adminUserRoutes } from './http/routes/admin/users.js';
+import { auditRoutes } from './http/routes/audit.js';
+import { batchRoutes } from './http/routes/batch.js';
+import { decisionRoutes } from './http/routes/decisions.js';
+import { docsRoutes, registerOpenApi } from './http/routes/docs.js';
+import { healthRoutes } from './http/routes/health.js';
+import { keyRoutes } from './http/routes/keys.js';
+import { metricsRoutes } from './http/routes/metrics.js';
+import { screenRoutes } from './http/routes/screen.js';
+import { usageRoutes } from './http/routes/usage.js';
+import { webhookRoutes } from './http/routes/webhooks.js';
+import { compileValidator } from './http/validation.js';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 export const REQUEST_TIMEOUT_MS = 30_000;

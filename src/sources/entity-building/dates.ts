@@ -1,4 +1,4 @@
-import type { BirthDate, PartialDate } from '../../list-entity.js';
+import type { BirthDate, PartialDate } from '../list-entity.js';
 import { clean } from './text.js';
 
 const MONTHS: Readonly<Record<string, number>> = {

@@ -1,4 +1,4 @@
-import type { RawRecord } from '../../list-entity.js';
+import type { RawRecord } from '../list-entity.js';
 import { type FtmEntity, matchableKind, nestedEntities, references } from './ftm-entity.js';
 
 /** A target as read, with the record it came from (kept as the entity's `raw`). */

@@ -1,8 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import type { EntityMatch, SearchOptions } from '../../matching/index.js';
-import { startModuleWorker } from '../../worker-thread.js';
-import type { ListIndexer } from './loaded-lists.js';
-import type { SnapshotChunk } from './snapshot-chunks.js';
+import { startThread } from '../../start-thread.js';
+import type { ListIndexer } from '../lists/loaded-lists.js';
+import type { SnapshotChunk } from '../lists/snapshot-chunks.js';
 
 /** How long after a thread died by itself the next one may start. */
 const RESTART_PAUSE_MS = 1_000;
@@ -150,7 +150,7 @@ export class MatchingThread implements ListIndexer<ThreadIndex> {
 
   private running(): Worker {
     if (this.worker) return this.worker;
-    const worker = startModuleWorker(import.meta.url, 'matching-worker');
+    const worker = startThread(import.meta.url, 'matching-thread-entry');
     worker.unref();
     worker.on('message', (answers: MatchingAnswer[]) => {
       for (const answer of answers) {

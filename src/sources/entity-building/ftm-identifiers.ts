@@ -1,4 +1,4 @@
-import type { EntityIdentifier, IdentifierType, ListEntity } from '../../list-entity.js';
+import type { EntityIdentifier, IdentifierType, ListEntity } from '../list-entity.js';
 import { type FtmEntity, ftmCountry, texts } from './ftm-entity.js';
 import type { FtmGraph } from './ftm-graph.js';
 

@@ -1,4 +1,4 @@
-import type { EntityKind } from '../../list-entity.js';
+import type { EntityKind } from '../list-entity.js';
 import { countryCode } from './countries.js';
 import { clean, pushUnique } from './text.js';
 

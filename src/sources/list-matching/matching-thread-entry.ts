@@ -1,8 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { NameIndexBuilder } from '../../matching/index.js';
+import { chunkNames } from '../lists/snapshot-chunks.js';
 import { failure, ListSearches } from './list-searches.js';
 import type { MatchingAnswer, MatchingCommand } from './matching-thread.js';
-import { chunkNames } from './snapshot-chunks.js';
 
 // Entry of the thread that holds the list indexes for the main thread (see matching-thread.ts).
 const searches = new ListSearches();
