@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { EmbeddedDatabaseLock } from './embedded-lock.js';
 import { embeddedPool } from './embedded-pg-connection.js';
+import { serveInteractiveFirst } from './interactive-first-pool.js';
 import { migrateToLatest } from './migrate.js';
 import { preparingClient } from './preparing-client.js';
 import type { DatabaseSchema } from './schema.js';
@@ -75,6 +76,7 @@ export function connectPostgres(url: string, poolSize: number): Database {
     statement_timeout: DATABASE_STATEMENT_TIMEOUT_MS,
   });
   surviveConnectionLoss(pool);
+  serveInteractiveFirst(pool);
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
@@ -97,6 +99,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
   const pool = embeddedPool(pglite);
   surviveConnectionLoss(pool);
+  serveInteractiveFirst(pool);
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -252,6 +252,38 @@ describe.each(backends())('batch screening ($name)', (shared) => {
     expect(levels.low + levels.medium + levels.high + levels.critical).toBe(2);
     expect(levels.low).toBe(1);
   });
+
+  // Batch work yields to requests (docs/reliability.md): it must still finish while another
+  // account keeps the service busy, and that account's requests must not wait for the batch.
+  it("answers another account's requests while a batch runs, and the batch still completes", async () => {
+    const owner = await api.createAccount('enterprise');
+    const other = await api.createAccount('enterprise');
+    await api.admin('PATCH', `/admin/v1/accounts/${other.account.id}`, { rate_limit_per_minute: 100_000 });
+    const items = Array.from({ length: 120 }, (_, i) => ({ query: unlisted(i) }));
+    const { id } = (await submit(owner.key, { items })).body;
+    const open = async () => {
+      const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM batch_items
+        WHERE batch_id = ${id} AND status IN ('pending', 'running')`.execute(api.runtime.ctx.db);
+      return Number(rows[0]!.n);
+    };
+    // The other account's answer does not wait for the batch to be done.
+    const first = await api.request('POST', '/v1/screen', { key: other.key, body: { query: LISTED } });
+    expect(first.status).toBe(200);
+    expect(await open()).toBeGreaterThan(0);
+    // Requests back to back, one after another, until the batch is done: it is never starved.
+    let requests = 0;
+    while ((await open()) > 0) {
+      expect(requests++, 'the batch made no progress under steady requests').toBeLessThan(5_000);
+      const screened = await api.request('POST', '/v1/screen', {
+        key: other.key,
+        body: { query: unlisted(requests) },
+      });
+      const usage = await api.request('GET', '/v1/usage', { key: other.key });
+      expect([screened.status, usage.status]).toEqual([200, 200]);
+    }
+    const done = await finished(owner.key, id);
+    expect(done.body).toMatchObject({ status: 'completed', total: 120, completed: 120, failed: 0 });
+  });
 });
 
 describe.each(backends())('batch cancellation and restart ($name)', (shared) => {

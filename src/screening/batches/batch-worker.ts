@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditWriter } from '../../audit/audit-writer.js';
+import { inBackground } from '../../background-work.js';
 import { type Clock, millisecondsSince } from '../../clock.js';
 import { type ErrorCode, ServiceError } from '../../errors.js';
 import { ClaimLoop } from '../../store/claim-loop.js';
@@ -50,12 +51,19 @@ export class BatchWorker extends ClaimLoop<ClaimedItem[]> {
     });
   }
 
-  protected async claim(room: number): Promise<ClaimedItem[][]> {
-    return groupsOf(await claimItems(this.deps.db, this.deps.clock.now(), room * BATCH_GROUP_ITEMS));
+  // Claims and groups run as background work: requests are served first (background-work.ts).
+  protected claim(room: number): Promise<ClaimedItem[][]> {
+    return inBackground(async () =>
+      groupsOf(await claimItems(this.deps.db, this.deps.clock.now(), room * BATCH_GROUP_ITEMS)),
+    );
   }
 
   // A group is not abandoned at shutdown: the loop waits for it, as a screening takes seconds at most.
-  protected async run(group: ClaimedItem[]): Promise<void> {
+  protected run(group: ClaimedItem[]): Promise<void> {
+    return inBackground(() => this.runGroup(group));
+  }
+
+  private async runGroup(group: ClaimedItem[]): Promise<void> {
     const batchId = group[0]!.batchId;
     this.groupsInFlight.set(batchId, (this.groupsInFlight.get(batchId) ?? 0) + 1);
     let last = false;

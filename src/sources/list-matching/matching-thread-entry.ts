@@ -2,7 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { NameIndexBuilder } from '../../matching/index.js';
 import { chunkNames } from '../lists/snapshot-chunks.js';
 import { failure, ListSearches } from './list-searches.js';
-import type { MatchingAnswer, MatchingCommand } from './matching-thread.js';
+import { BACKGROUND_QUERIES_PER_STEP, type MatchingAnswer, type MatchingCommand } from './matching-thread.js';
 
 // Entry of the thread that holds the list indexes for the main thread (see matching-thread.ts).
 const searches = new ListSearches();
@@ -16,6 +16,52 @@ const searches = new ListSearches();
 const BUILD_STEP_ENTITIES = 256;
 
 type BuildCommand = Extract<MatchingCommand, { op: 'build' }>;
+type SearchCommand = Extract<MatchingCommand, { op: 'search' }>;
+
+/**
+ * Background searches not answered yet, by query (and options) in the order the queries came. A
+ * request's searches are answered as they arrive; a batch's wait here and go
+ * BACKGROUND_QUERIES_PER_STEP screenings at a time, between two looks at the message queue: a
+ * request waits for one such step instead of every item of the batches in flight, and the thread
+ * always has the batch's work at hand.
+ */
+const background = new Map<string, SearchCommand[]>();
+let backgroundStepDue = false;
+
+function queueBackground(command: SearchCommand): void {
+  const query = JSON.stringify([command.query, command.options]);
+  const waiting = background.get(query);
+  if (waiting) waiting.push(command);
+  else background.set(query, [command]);
+  if (backgroundStepDue) return;
+  backgroundStepDue = true;
+  setImmediate(answerBackgroundStep);
+}
+
+/** Answers the background searches of the next few queries, all of a query's together. */
+function answerBackgroundStep(): void {
+  backgroundStepDue = false;
+  const now: SearchCommand[] = [];
+  let queries = 0;
+  for (const [query, commands] of background) {
+    if (queries++ === BACKGROUND_QUERIES_PER_STEP) break;
+    now.push(...commands);
+    background.delete(query);
+  }
+  if (now.length > 0) parentPort?.postMessage(searches.answer(now));
+  if (background.size > 0) {
+    backgroundStepDue = true;
+    setImmediate(answerBackgroundStep);
+  }
+}
+
+/** Answers every background search waiting (before a release, which must come after them). */
+function answerAllBackground(): void {
+  if (background.size === 0) return;
+  const all = [...background.values()].flat();
+  background.clear();
+  parentPort?.postMessage(searches.answer(all));
+}
 
 // Builds run one after another, each in steps; searches and releases are answered between steps.
 let builds: Promise<void> = Promise.resolve();
@@ -95,8 +141,10 @@ parentPort?.on('message', (commands: MatchingCommand[]) => {
     if (command.op === 'release') {
       // Searches asked before the release are answered first.
       answerReady();
+      answerAllBackground();
       release(command.index);
-    } else ready.push(command);
+    } else if (command.background) queueBackground(command);
+    else ready.push(command);
   }
   answerReady();
 

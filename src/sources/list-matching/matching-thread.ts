@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import { isBackground } from '../../background-work.js';
 import type { EntityMatch, SearchOptions } from '../../matching/index.js';
 import { startThread } from '../../start-thread.js';
 import type { ListIndexer } from '../lists/loaded-lists.js';
@@ -6,6 +7,13 @@ import type { SnapshotChunk } from '../lists/snapshot-chunks.js';
 
 /** How long after a thread died by itself the next one may start. */
 const RESTART_PAUSE_MS = 1_000;
+
+/**
+ * Background screenings (batch items, by distinct query) the thread answers between two looks at
+ * its messages: a request's search waits for at most these, not for every
+ * item of the batches in flight.
+ */
+export const BACKGROUND_QUERIES_PER_STEP = 4;
 
 /** The number of entities and of indexed names of one list version's index. */
 export interface IndexSize {
@@ -25,7 +33,15 @@ export interface ChunkNames {
  */
 export type MatchingCommand =
   | { op: 'build'; id: number; index: number; chunks: ChunkNames[] }
-  | { op: 'search'; id: number; index: number; query: string; options: SearchOptions }
+  | {
+      op: 'search';
+      id: number;
+      index: number;
+      query: string;
+      options: SearchOptions;
+      /** Background work's (batch items): answered after requests' searches (matching-worker.ts). */
+      background?: true;
+    }
   | { op: 'release'; index: number };
 
 /** One answer per build and search of a message, in one message. */
@@ -80,7 +96,8 @@ export class MatchingThread implements ListIndexer<ThreadIndex> {
 
   /** Per source, the entities of index `index` scoring at least the threshold (`NameIndex.search`). */
   async search(index: number, query: string, options: SearchOptions): Promise<Map<string, EntityMatch[]>> {
-    const answer = await this.ask((id) => ({ op: 'search', id, index, query, options }));
+    const background = isBackground() ? { background: true as const } : {};
+    const answer = await this.ask((id) => ({ op: 'search', id, index, query, options, ...background }));
     if (!('matches' in answer)) throw new Error('The matching thread answered a search with no matches.');
     return answer.matches;
   }

@@ -25,7 +25,15 @@ const FOLDER_ORDER: readonly (readonly string[])[] = [
   ['store'],
   ['sources'],
   ['matching'],
-  ['clock.ts', 'errors.ts', 'ids.ts', 'start-thread.ts', 'time-limit.ts', 'well-formed-json.ts'],
+  [
+    'background-work.ts',
+    'clock.ts',
+    'errors.ts',
+    'ids.ts',
+    'start-thread.ts',
+    'time-limit.ts',
+    'well-formed-json.ts',
+  ],
 ];
 
 const SRC = path.resolve(import.meta.dirname, '../../../src');

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inBackground } from '../../../src/background-work.js';
 import { NameIndex, type SearchOptions, SharedVocabulary } from '../../../src/matching/index.js';
-import { MatchingThread } from '../../../src/sources/list-matching/matching-thread.js';
+import {
+  BACKGROUND_QUERIES_PER_STEP,
+  MatchingThread,
+} from '../../../src/sources/list-matching/matching-thread.js';
 import { parseVersion } from '../../../src/sources/lists/parsed-version.js';
 import { chunkNames, type SnapshotChunk } from '../../../src/sources/lists/snapshot-chunks.js';
 import { mirrorBytes, parserFor } from './mirror.js';
@@ -63,6 +67,38 @@ describe('list indexes in the matching thread', () => {
     // Asked before the release, so answered.
     expect((await searchOfOlder).get('un_sc')?.length).toBeGreaterThan(0);
     await expect(older!.search('Sadam Husein', PERSON)).rejects.toThrow(/no longer in service/);
+    expect((await newer!.search('Sadam Husein', PERSON)).get('un_sc')?.length).toBeGreaterThan(0);
+  });
+
+  it("answers a request's search before the background searches asked ahead of it, all but a few", async () => {
+    const [index] = await Promise.all([thread.build(un)]);
+    const order: string[] = [];
+    // A batch's items: forty distinct queries, asked before the request's.
+    const background = Array.from({ length: 40 }, (_, i) =>
+      inBackground(() => index!.search(`${QUERIES[i % QUERIES.length]} ${i}`, PERSON)).then(() =>
+        order.push('background'),
+      ),
+    );
+    const request = index!.search('Sadam Husein', PERSON).then((answer) => {
+      order.push('request');
+      return answer;
+    });
+    expect((await request).get('un_sc')?.length).toBeGreaterThan(0);
+    await Promise.all(background);
+    expect(order.filter((o) => o === 'background')).toHaveLength(40);
+    expect(order.indexOf('request')).toBeLessThanOrEqual(BACKGROUND_QUERIES_PER_STEP);
+  });
+
+  it('answers background searches asked before a release, and the release still applies', async () => {
+    const [older, newer] = await Promise.all([thread.build(un), thread.build(un)]);
+    const asked = Array.from({ length: 3 * BACKGROUND_QUERIES_PER_STEP }, (_, i) =>
+      inBackground(() => older!.search(`Sadam Husein ${i}`, PERSON)),
+    );
+    thread.release(older!);
+    for (const answer of await Promise.all(asked)) expect(answer.get('un_sc')?.length).toBeGreaterThan(0);
+    await expect(inBackground(() => older!.search('Sadam Husein', PERSON))).rejects.toThrow(
+      /no longer in service/,
+    );
     expect((await newer!.search('Sadam Husein', PERSON)).get('un_sc')?.length).toBeGreaterThan(0);
   });
 
