@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 import type { TestProject } from 'vitest/node';
+import { writeEmbeddedImage } from './support/embedded-image.js';
 import { createSchema } from './support/postgres-schema.js';
 
 declare module 'vitest' {
@@ -10,6 +14,8 @@ declare module 'vitest' {
     redisUrl: string | undefined;
     /** Prefix of Redis keys and channels of this test run. */
     runId: string;
+    /** The image every in-memory embedded database of the run starts from (embedded-image.ts). */
+    embeddedImagePath: string;
   }
 }
 
@@ -21,12 +27,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const runId = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   project.provide('runId', runId);
   project.provide('redisUrl', process.env.REDIS_URL || undefined);
+  const imageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'css-test-image-'));
+  project.provide('embeddedImagePath', await writeEmbeddedImage(imageDir));
+  const removeImage = async () => fs.rmSync(imageDir, { recursive: true, force: true });
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) {
     project.provide('postgresUrl', undefined);
-    return async () => {};
+    return removeImage;
   }
   const schema = await createSchema(baseUrl, runId);
   project.provide('postgresUrl', schema.url);
-  return schema.drop;
+  return async () => {
+    await removeImage();
+    await schema.drop();
+  };
 }

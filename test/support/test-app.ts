@@ -12,6 +12,7 @@ import { type AppOptions, buildApp } from '../../src/http/app.js';
 import type { App, AppContext } from '../../src/http/context.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import type { Backend } from './backends.js';
+import { embeddedImage } from './embedded-image.js';
 import { OpenApiContract } from './openapi-contract.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -72,10 +73,12 @@ export class TestApp {
       GLEIF_ENABLED: 'false',
       ...options.env,
     });
+    const inMemoryDatabase = options.inMemoryDatabase ?? true;
     const runtime = await createRuntime({
       config,
       logger: options.logger ?? pino({ level: 'silent' }),
-      inMemoryDatabase: options.inMemoryDatabase ?? true,
+      inMemoryDatabase,
+      ...(inMemoryDatabase && !backend.databaseUrl ? { embeddedDatabaseImage: await embeddedImage() } : {}),
       redisKeyPrefix: `${inject('runId')}:`,
       ...(options.clock ? { clock: options.clock } : {}),
     });
