@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
-import { inject } from 'vitest';
 import type { Account } from '../../src/accounts/accounts.js';
 import type { PlanId } from '../../src/accounts/plans.js';
 import type { Clock } from '../../src/clock.js';
@@ -14,6 +13,7 @@ import { createRuntime, type Runtime } from '../../src/runtime.js';
 import type { Backend } from './backends.js';
 import { embeddedImage } from './embedded-image.js';
 import { OpenApiContract } from './openapi-contract.js';
+import { workerRedisPrefix } from './worker-stores.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
@@ -79,7 +79,7 @@ export class TestApp {
       logger: options.logger ?? pino({ level: 'silent' }),
       inMemoryDatabase,
       ...(inMemoryDatabase && !backend.databaseUrl ? { embeddedDatabaseImage: await embeddedImage() } : {}),
-      redisKeyPrefix: `${inject('runId')}:`,
+      redisKeyPrefix: workerRedisPrefix(),
       ...(options.clock ? { clock: options.clock } : {}),
     });
     const app = await buildApp(options.adjust ? options.adjust(runtime.ctx) : runtime.ctx, options.app);
