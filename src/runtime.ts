@@ -69,6 +69,8 @@ export interface RuntimeOptions {
   clock?: Clock;
   /** Tests: keep the embedded database in memory instead of `DATA_DIR`. */
   inMemoryDatabase?: boolean;
+  /** Tests: the in-memory embedded database starts from this image (see `embeddedDatabaseImage`). */
+  embeddedDatabaseImage?: Blob;
   /** Prefix of every Redis key and channel, so that test runs sharing a Redis do not meet. */
   redisKeyPrefix?: string;
   /** Create the `default` account on an empty database (the server does; tests do not). */
@@ -340,6 +342,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.inMemoryDatabase ? undefined : config.dataDir,
+    embeddedImage: options.inMemoryDatabase ? options.embeddedDatabaseImage : undefined,
     poolSize: config.databasePoolSize,
   });
   const redis = config.redisUrl

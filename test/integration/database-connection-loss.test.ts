@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable, openDatabase } from '../../src/store/database.js';
 import { TcpProxy } from '../support/fault-tools.js';
+import { workerPostgresUrl } from '../support/worker-stores.js';
 
-const postgresUrl = inject('postgresUrl');
+const postgresUrl = workerPostgresUrl();
 
 // PostgreSQL restarting under load: the connection of a client the pool has lent out dies. That
 // must fail the work in flight as "database unavailable" (a 503), never crash the process (an

@@ -19,7 +19,9 @@ const LISTS_DIR = FIXTURE_LISTS_DIR;
 const UN_COUNT = FIXTURE_ENTITY_COUNTS.un_sc;
 const UNREACHABLE = 'http://127.0.0.1:9/';
 
-describe.each(backends())('official lists: snapshots and swap ($name)', (shared) => {
+// Each test opens a database kept in a folder, some twice, and refreshes lists into it: more than
+// the default timeout when the file shares a loaded machine with the files beside it.
+describe.each(backends())('official lists: snapshots and swap ($name)', { timeout: 90_000 }, (shared) => {
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

@@ -1,4 +1,5 @@
 import { describe, inject, it } from 'vitest';
+import { workerPostgresUrl } from './worker-stores.js';
 
 export interface Backend {
   name: string;
@@ -11,7 +12,7 @@ export function backends(): Backend[] {
   const list: Backend[] = [
     { name: 'embedded PGlite, in-memory cache', databaseUrl: undefined, redisUrl: undefined },
   ];
-  const postgresUrl = inject('postgresUrl');
+  const postgresUrl = workerPostgresUrl();
   if (postgresUrl)
     list.push({ name: 'PostgreSQL + Redis', databaseUrl: postgresUrl, redisUrl: inject('redisUrl') });
   return list;

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
-import { inject } from 'vitest';
 import type { Account } from '../../src/accounts/accounts.js';
 import type { PlanId } from '../../src/accounts/plans.js';
 import { type AppOptions, buildApp } from '../../src/app.js';
@@ -12,7 +11,9 @@ import { loadConfig } from '../../src/config.js';
 import type { App, AppContext } from '../../src/http/context.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import type { Backend } from './backends.js';
+import { embeddedImage } from './embedded-image.js';
 import { OpenApiContract } from './openapi-contract.js';
+import { workerRedisPrefix } from './worker-stores.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
@@ -72,11 +73,13 @@ export class TestApp {
       GLEIF_ENABLED: 'false',
       ...options.env,
     });
+    const inMemoryDatabase = options.inMemoryDatabase ?? true;
     const runtime = await createRuntime({
       config,
       logger: options.logger ?? pino({ level: 'silent' }),
-      inMemoryDatabase: options.inMemoryDatabase ?? true,
-      redisKeyPrefix: `${inject('runId')}:`,
+      inMemoryDatabase,
+      ...(inMemoryDatabase && !backend.databaseUrl ? { embeddedDatabaseImage: await embeddedImage() } : {}),
+      redisKeyPrefix: workerRedisPrefix(),
       ...(options.clock ? { clock: options.clock } : {}),
     });
     const app = await buildApp(options.adjust ? options.adjust(runtime.ctx) : runtime.ctx, options.app);
