@@ -60,7 +60,7 @@ describe('US Consolidated Screening List CSV', () => {
   });
 
   it('maps an Entity List row with its aliases and address', () => {
-    const plant = entityById(csl, 'ENTITY_LIST/4398d33e9e93c7477af39f1e0bfffc13ddd47bcc');
+    const plant = entityById(csl, 'ENTITY_LIST-4398d33e9e93c7477af39f1e0bfffc13ddd47bcc');
     expect(plant.names.map((n) => [n.full, n.type])).toEqual([
       ['140 Repair Plant JSC', 'primary'],
       ['Open Joint Stock Company 140 Repair Plant', 'aka'],
@@ -86,7 +86,7 @@ describe('US Consolidated Screening List CSV', () => {
     const all = await parseFromMirror('us_csl', undefined, { skipLists: [] });
     expect(all.counts.skipped).toBe(0);
     expect(all.counts.entities).toBe(74);
-    const sdnRow = entityById(all, 'SDN/9935');
+    const sdnRow = entityById(all, 'SDN-9935');
     expect(sdnRow.kind).toBe('person');
     expect(sdnRow.names[0]?.full).toBe("Abu Sufian al-Salamabi Muhammed Ahmed 'ABD AL-RAZZIQ");
     expect(sdnRow.birth_dates).toEqual(['1962-08-06']);

@@ -90,13 +90,14 @@ function checkHeader(row: CsvRow, ctx: FileContext): string[] {
 
 /**
  * One row is one listing. `_id` repeats when the same party is on two sub-lists (SDN and SSI),
- * so the source id is the list name and the `_id`: unique within the file and stable over time.
+ * so the source id is the list name and the `_id`: unique within the file and stable over time,
+ * joined by a character that needs no escaping in a URL path (flag ids go into decision paths).
  */
 function toEntity(fields: Record<string, string>, list: string, row: CsvRow, ctx: FileContext): ListEntity {
   const id = clean(fields._id);
   if (!id) throw parseError(ctx, { line: row.line, record: row.record }, 'row without _id');
   const kind = KINDS[clean(fields.type)?.toLowerCase() ?? ''] ?? kindFromName(fields.name ?? '');
-  const entity = newEntity(US_CSL_SOURCE, list, `${list}/${id}`, kind, compact(fields));
+  const entity = newEntity(US_CSL_SOURCE, list, `${list}-${id}`, kind, compact(fields));
   const addCslName = (written: string, type: 'primary' | 'aka') =>
     addName(entity, kind === 'person' ? { ...surnameFirstName(written), type } : { full: written, type });
   addCslName(fields.name ?? '', 'primary');
