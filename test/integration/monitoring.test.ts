@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -235,4 +235,68 @@ describe.each(backends())('ongoing monitoring ($name)', (shared) => {
     });
     expect(foreign.status).toBe(404);
   });
+});
+
+describe.each(backends())('a monitor run its process left unfinished ($name)', (shared) => {
+  // On the embedded database the process is the only writer: a claim found at start is a dead
+  // process's, taken back at once. On PostgreSQL another instance takes it once its lease lapsed.
+  const soleWriter = shared.databaseUrl === undefined;
+
+  it('is finished after a restart with exactly one alert per monitor, also when run twice', async () => {
+    const { backend, drop } = await isolatedBackend(shared);
+    const server = await ListServer.start();
+    const dataDir = mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'css-monitoring-'));
+    const env = {
+      LISTS_ENABLED: 'un_sc',
+      LIST_URL_UN_SC: server.url('/un/consolidated.xml'),
+      LISTS_REFRESH_INTERVAL_MINUTES: '0',
+    };
+    const start = () => TestApp.start(backend, { env, dataDir, inMemoryDatabase: false });
+    const refresh = async (app: TestApp, xml: string) => {
+      server.serve('/un/consolidated.xml', { body: xml });
+      expect((await app.admin('POST', '/admin/v1/lists/un_sc/refresh')).body.outcome).toBe('accepted');
+    };
+    // As a process that claimed the change and died would leave it.
+    const abandon = (app: TestApp) =>
+      sql`UPDATE list_changes SET done_at = NULL, monitor_cursor = NULL, claimed_until = ${
+        soleWriter ? sql`now() + interval '1 minute'` : sql`now() - interval '1 second'`
+      }`.execute(app.runtime.ctx.db);
+    let api = await start();
+    try {
+      await refresh(api, WITHOUT_GASTON);
+      await api.runtime.monitorRuns.settle();
+      const { key } = await api.createAccount('enterprise');
+      const monitors: string[] = [];
+      for (const reference of ['a', 'b', 'c']) {
+        const created = await api.request('POST', '/v1/monitors', {
+          key,
+          body: { query: GASTON, type: 'person', reference },
+        });
+        monitors.push(created.body.id);
+      }
+      // The run stops first, as in a shutdown: the new version's change waits in the database.
+      await api.runtime.monitorRuns.close();
+      await refresh(api, WITH_GASTON);
+      await abandon(api);
+      await api.close();
+
+      const alertsPerMonitor = async () => {
+        const { data } = (await api.request('GET', '/v1/alerts?limit=100', { key })).body;
+        return monitors.map((id) => data.filter((a: any) => a.monitor_id === id).length);
+      };
+      api = await start();
+      await api.runtime.monitorRuns.settle();
+      expect(await alertsPerMonitor()).toEqual([1, 1, 1]);
+
+      await abandon(api);
+      await api.close();
+      api = await start();
+      await api.runtime.monitorRuns.settle();
+      expect(await alertsPerMonitor()).toEqual([1, 1, 1]);
+    } finally {
+      await api.close();
+      await server.close();
+      await drop();
+    }
+  }, 180_000);
 });
