@@ -96,6 +96,13 @@ describe.each(backends())('ongoing monitoring ($name)', (shared) => {
 
     const listed = await api.request('GET', '/v1/monitors?reference=customer-1', { key: owner.key });
     expect(listed.body.data.map((m: any) => m.id)).toEqual([gastonMonitor.id]);
+    const first = await api.request('GET', '/v1/monitors?limit=1', { key: owner.key });
+    expect(first.body.data.map((m: any) => m.id)).toEqual([badegeMonitor.id]);
+    const next = await api.request('GET', `/v1/monitors?limit=1&cursor=${first.body.next_cursor}`, {
+      key: owner.key,
+    });
+    expect(next.body.data.map((m: any) => m.id)).toEqual([gastonMonitor.id]);
+    expect((await api.request('GET', '/v1/monitors?cursor=nonsense', { key: owner.key })).status).toBe(422);
     const found = await api.request('GET', `/v1/monitors/${badegeMonitor.id}`, { key: owner.key });
     expect(found.body).toMatchObject({ id: badegeMonitor.id, query: BADEGE });
 
@@ -160,6 +167,12 @@ describe.each(backends())('ongoing monitoring ($name)', (shared) => {
       .filter((r) => r.path.endsWith('/alerts'))
       .map((r) => JSON.parse(r.body.toString()));
     expect(events).toHaveLength(1);
+    // The alert is in the account's audit log, as the request that raised it would be.
+    await api.runtime.ctx.audit.flush();
+    const audited = await api.request('GET', `/v1/audit?path=/v1/monitors/${gastonMonitor.id}/alerts`, {
+      key: owner.key,
+    });
+    expect(audited.body.data.map((row: any) => row.route)).toEqual(['/v1/monitors/:id/alerts']);
     expect(events[0]).toMatchObject({
       event: 'monitor.alert',
       alert_id: alerts[0].id,

@@ -19,6 +19,7 @@ import {
   MONITOR_RUN_PAGE,
   MONITOR_RUN_POLL_INTERVAL_MS,
   MONITOR_RUN_SHUTDOWN_GRACE_MS,
+  MONITOR_SIFT_YIELD_EVERY,
 } from './monitoring-policy.js';
 
 export interface MonitorRunWorkerDeps {
@@ -137,7 +138,9 @@ class ChangeRun {
       monitors.map((m) => m.id),
       this.deltaIds,
     );
-    for (const monitor of monitors) {
+    for (const [i, monitor] of monitors.entries()) {
+      // The sift is synchronous: requests waiting on this thread get a turn now and then.
+      if (i % MONITOR_SIFT_YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       if (!monitor.accountActive || !PLANS[monitor.plan].monitoring || monitor.keyId === null) continue;
       const knownFlags = known.get(monitor.id);
       if (!knownFlags && !this.sift.mayMatch(monitor)) continue;

@@ -22,3 +22,5 @@ export const MONITOR_RUN_SHUTDOWN_GRACE_MS = 2_000;
  * name's score over the threshold; the sift uses the name alone.
  */
 export const MONITOR_SIFT_MARGIN = 0.15;
+/** Monitors sifted between two turns given to the requests waiting on the event loop. */
+export const MONITOR_SIFT_YIELD_EVERY = 100;
