@@ -187,8 +187,10 @@ export async function monitorsFlaggedFor(
   const rows = await db
     .selectFrom('monitor_flags')
     .select(['monitor_id', 'flag_id', 'record_hash', 'flag', 'seen_at'])
-    .where('monitor_id', 'in', monitorIds)
-    .where('flag_id', 'in', flagIds)
+    // Arrays as one parameter each: a change of a large list names more records than a statement
+    // may have parameters.
+    .where(sql<boolean>`monitor_id = ANY(${monitorIds}::uuid[])`)
+    .where(sql<boolean>`flag_id = ANY(${flagIds}::text[])`)
     .orderBy('seen_at')
     .execute();
   for (const row of rows) {
