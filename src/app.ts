@@ -24,6 +24,7 @@ import { docsRoutes, registerOpenApi } from './http/routes/docs.js';
 import { healthRoutes } from './http/routes/health.js';
 import { keyRoutes } from './http/routes/keys.js';
 import { metricsRoutes } from './http/routes/metrics.js';
+import { monitorRoutes } from './http/routes/monitors.js';
 import { screenRoutes } from './http/routes/screen.js';
 import { usageRoutes } from './http/routes/usage.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
@@ -95,6 +96,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   screenRoutes(app, ctx);
   batchRoutes(app, ctx);
   decisionRoutes(app, ctx);
+  monitorRoutes(app, ctx);
   keyRoutes(app, ctx);
   usageRoutes(app, ctx);
   auditRoutes(app, ctx);

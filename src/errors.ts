@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'limit-reached',
   'plan-feature-unavailable',
   'quota-exceeded',
+  'monitor-limit-reached',
   'rate-limited',
   'conflict',
   'service-unavailable',

@@ -28,6 +28,9 @@ import { releaseDeadClaims } from './screening/batches/batch-queue.js';
 import { BatchService } from './screening/batches/batch-service.js';
 import { BatchWorker } from './screening/batches/batch-worker.js';
 import { DecisionService } from './screening/decisions/decision-service.js';
+import { releaseChangeClaims } from './screening/monitoring/list-change-queue.js';
+import { MonitorRunWorker } from './screening/monitoring/monitor-run-worker.js';
+import { MonitorService } from './screening/monitoring/monitor-service.js';
 import { RetentionPurge } from './screening/retention-purge.js';
 import { ScreeningService } from './screening/screening-service.js';
 import { ScreeningWebhooks } from './screening/screening-webhooks.js';
@@ -35,6 +38,7 @@ import { type ListSettings, listSettingsFromConfig, providerSettingsFromConfig }
 import { MatchingThread, type ThreadIndex } from './sources/list-matching/matching-thread.js';
 import { ListService } from './sources/lists/list-service.js';
 import { ListSource } from './sources/lists/list-source.js';
+import { ListSnapshotStore } from './sources/lists/snapshot-store.js';
 import type { ProviderSettings } from './sources/providers/provider-settings.js';
 import { buildProviderSources } from './sources/providers/providers.js';
 import type { Source } from './sources/source.js';
@@ -87,6 +91,8 @@ export interface Runtime {
   webhookDelivery: WebhookDelivery;
   /** Screens batch items; tests call `settle()` on it. */
   batchWork: BatchWorker;
+  /** Runs the list changes against the monitors; tests call `settle()` on it. */
+  monitorRuns: MonitorRunWorker;
   /** Writes signed audit checkpoints when configured; tests call `run()` on it. */
   auditCheckpoints: AuditCheckpointer | undefined;
   /** Flushes pending writes, then closes Redis and the database. */
@@ -134,6 +140,7 @@ export interface Services {
   ctx: AppContext;
   webhookDelivery: WebhookDelivery;
   batchWork: BatchWorker;
+  monitorRuns: MonitorRunWorker;
   auditCheckpoints: AuditCheckpointer | undefined;
   /** Writes what is buffered (audit rows, last-used times) and stops listening for broadcasts. */
   close(): Promise<void>;
@@ -239,6 +246,16 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     onBatchClosed: () => webhookDelivery.nudge(),
     statusOf: (code) => PROBLEMS[code].status,
   });
+  const monitorRuns = new MonitorRunWorker({
+    db,
+    clock,
+    logger,
+    screening,
+    snapshots: new ListSnapshotStore(db, clock),
+    audit,
+    inService: () => [...lists.view().lists.values()].map((list) => list.meta.id),
+    onAlert: () => webhookDelivery.nudge(),
+  });
   const retention = new RetentionPurge(db, clock, retentionMonths, logger);
   retention.start();
   const sessionPurge = new ExpiredSessionPurge(db, clock, logger);
@@ -258,6 +275,8 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     if (released > 0) logger.info({ released }, 'batch items claimed by a previous process queued again');
   }
   batchWork.start();
+  if (soleWriter) await releaseChangeClaims(db);
+  monitorRuns.start();
   webhookHistory.start();
   const sourceHealth = () => ({
     ...lists.health(),
@@ -297,6 +316,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     lists,
     screening,
     decisions: new DecisionService({ db, clock, retentionMonths }),
+    monitors: new MonitorService({ db, clock, screening }),
     batches: new BatchService({
       db,
       clock,
@@ -313,12 +333,13 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     ctx,
     webhookDelivery,
     batchWork,
+    monitorRuns,
     auditCheckpoints: checkpoints,
     close: async () => {
       // Bounded: attempts and items in flight get a few seconds, then resume after the restart.
       // Both at once, so that their grace periods fit in the server's shutdown budget together; the
       // items go before the lists they screen against.
-      await Promise.all([batchWork.close(), webhookDelivery.close()]);
+      await Promise.all([batchWork.close(), monitorRuns.close(), webhookDelivery.close()]);
       await Promise.all([
         lists.close(),
         retention.close(),
@@ -390,6 +411,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     defaultAccount,
     webhookDelivery: services.webhookDelivery,
     batchWork: services.batchWork,
+    monitorRuns: services.monitorRuns,
     auditCheckpoints: services.auditCheckpoints,
     close: async () => {
       await services.close();

@@ -8,6 +8,10 @@ export interface Plan {
   adverseMedia: boolean;
   webhooks: boolean;
   batchScreening: boolean;
+  /** Ongoing monitoring (monitors and their alerts). */
+  monitoring: boolean;
+  /** Monitors an account may hold at once; `null` is unlimited. */
+  monitorsMax: number | null;
   /**
    * Keys not revoked an account may hold at once: each key has its own rate limit, so keys without
    * bound would multiply it. Revoked keys do not count.
@@ -28,6 +32,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     adverseMedia: false,
     webhooks: false,
     batchScreening: false,
+    monitoring: false,
+    monitorsMax: 0,
     activeKeysMax: ACTIVE_KEYS_PER_ACCOUNT_MAX,
   },
   professional: {
@@ -36,6 +42,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     adverseMedia: true,
     webhooks: true,
     batchScreening: true,
+    monitoring: true,
+    monitorsMax: 10_000,
     activeKeysMax: ACTIVE_KEYS_PER_ACCOUNT_MAX,
   },
   enterprise: {
@@ -44,6 +52,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     adverseMedia: true,
     webhooks: true,
     batchScreening: true,
+    monitoring: true,
+    monitorsMax: null,
     activeKeysMax: ACTIVE_KEYS_PER_ACCOUNT_MAX,
   },
 };

@@ -18,6 +18,7 @@ import type { HealthReport } from '../health.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { BatchService } from '../screening/batches/batch-service.js';
 import type { DecisionService } from '../screening/decisions/decision-service.js';
+import type { MonitorService } from '../screening/monitoring/monitor-service.js';
 import type { ScreeningService } from '../screening/screening-service.js';
 import type { ListService } from '../sources/lists/list-service.js';
 import type { SearchableIndex } from '../sources/lists/list-source.js';
@@ -49,6 +50,8 @@ export interface AppContext {
   batches: BatchService;
   /** Analysts' decisions on flags: taken, listed, withdrawn (screenings apply them). */
   decisions: DecisionService;
+  /** Ongoing monitoring: monitors and the alerts list changes raise on them. */
+  monitors: MonitorService;
   /** Webhooks: registration, list, deletion and the delivery log (delivery itself is a worker). */
   webhooks: WebhookService;
   checkHealth(): Promise<HealthReport>;

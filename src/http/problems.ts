@@ -95,6 +95,12 @@ export const PROBLEMS: Readonly<Record<ErrorCode, ProblemKind>> = {
     title: 'Monthly screening quota exhausted',
     advice: 'The account used all screenings of its plan this month; see GET /v1/usage for the reset date.',
   },
+  'monitor-limit-reached': {
+    status: 402,
+    title: 'Monitor limit of the plan reached',
+    advice:
+      'The account monitors as many subjects as its plan allows (Professional 10,000); delete monitors it no longer needs, or move to Enterprise.',
+  },
   'rate-limited': {
     status: 429,
     title: 'Too many requests',

@@ -53,12 +53,21 @@ function flagIdOf(flag: Flag, recordHash: string): string {
 
 function recordHashOf(flag: Flag): string {
   const record = flag.details.source_record;
-  const content =
-    record !== undefined && record !== null
-      ? withoutKeys(record, EXPORT_BOOKKEEPING, true)
-      : withoutKeys(flag.details, NOT_RECORD_CONTENT, false);
+  if (record !== undefined && record !== null) return listRecordHash(flag.source, record);
+  return contentHash(flag.source, withoutKeys(flag.details, NOT_RECORD_CONTENT, false));
+}
+
+/**
+ * The `record_hash` a flag of this listed record gets (its list's own record, `raw`): what a list
+ * version's changes are worked out from, without screening anything.
+ */
+export function listRecordHash(source: string, sourceRecord: unknown): string {
+  return contentHash(source, withoutKeys(sourceRecord, EXPORT_BOOKKEEPING, true));
+}
+
+function contentHash(source: string, content: unknown): string {
   return createHash('sha256')
-    .update(canonicalJson([flag.source, content]))
+    .update(canonicalJson([source, content]))
     .digest('hex');
 }
 

@@ -192,11 +192,33 @@ export class ScreeningService {
     return outcomes.map((o) => (o instanceof ServiceError ? o : answer(o)));
   }
 
+  /**
+   * A monitor's re-screening after a list change: screened live (never from the cache, whose
+   * answer may predate the change), and not counted against the quota. `alongside` gives, from
+   * the result, the statements to run in the statement that stores it (the alerts it raises), or
+   * undefined when the result is not worth keeping (it raises none): then it is not stored.
+   */
+  async screenUncounted(
+    key: ScreeningSubject,
+    request: ScreeningRequest,
+    alongside: (result: StoredResult) => Record<string, RawBuilder<unknown>> | undefined,
+  ): Promise<{ result: StoredResult; stored: boolean }> {
+    const subject = subjectOf(key);
+    const evaluated = await this.evaluate(subject, request, false, false);
+    if (evaluated.cached) throw new Error('a screening asked to be live came from the cache');
+    const { result } = evaluated.record;
+    const statements = alongside(result);
+    if (statements === undefined) return { result, stored: false };
+    await storeScreenings(this.deps.usage, subject, [evaluated.record], 0, statements);
+    return { result, stored: true };
+  }
+
   /** Everything up to storing: validation, the early quota check, the cache, or the sources. */
   private async evaluate(
     subject: UsageSubject,
     request: ScreeningRequest,
     checkQuota = true,
+    useCache = true,
   ): Promise<Evaluated> {
     const started = performance.now();
     const resolved = resolveScreeningRequest(
@@ -221,9 +243,9 @@ export class ScreeningService {
       versions,
       standing.map((d) => d.id),
     );
-    const cached = await this.deps.cache.get(cacheKey);
+    const cached = useCache ? await this.deps.cache.get(cacheKey) : undefined;
     const hit = cached !== undefined && looksLikeStoredResult(cached);
-    this.deps.observer?.cacheLookup(hit);
+    if (useCache) this.deps.observer?.cacheLookup(hit);
     if (hit) return { cached: true, resultBytes: cached, started };
 
     const outcome = await fanOut(resolved.sources, {

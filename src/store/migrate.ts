@@ -13,6 +13,7 @@ import * as screeningResultJson from './migrations/0011-screening-result-json.js
 import * as attemptWindows from './migrations/0012-attempt-windows.js';
 import * as batchItemCompleteness from './migrations/0013-batch-item-completeness.js';
 import * as decisions from './migrations/0014-decisions.js';
+import * as monitoring from './migrations/0015-monitoring.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-attempt-windows': attemptWindows,
   '0013-batch-item-completeness': batchItemCompleteness,
   '0014-decisions': decisions,
+  '0015-monitoring': monitoring,
 };
 
 class CompiledMigrations implements MigrationProvider {

@@ -1,3 +1,4 @@
+import { type SelectQueryBuilder, sql } from 'kysely';
 import { ServiceError } from '../errors.js';
 import { isUuid } from '../ids.js';
 
@@ -22,4 +23,31 @@ export function decodePageCursor(cursor: string, pointer: string): [Date, string
       { pointer, detail: 'must be a next_cursor value from a previous page' },
     ]);
   }
+}
+
+/**
+ * A page of a listing newest first by (`created_at`, `id`), from `cursor` on (a 422 at `/cursor`
+ * when it is not one of ours). One row more than `limit` is read, to know whether a next page exists.
+ */
+export async function newestFirstPage<DB, TB extends keyof DB, O extends { created_at: Date; id: string }>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  cursor: string | undefined,
+  limit: number,
+): Promise<{ rows: O[]; next_cursor: string | null }> {
+  let paged = query;
+  if (cursor !== undefined) {
+    const [time, id] = decodePageCursor(cursor, '/cursor');
+    paged = paged.where(sql<boolean>`(created_at, id) < (${time}::timestamptz, ${id}::uuid)`);
+  }
+  const rows = await paged
+    .orderBy(sql`created_at`, 'desc')
+    .orderBy(sql`id`, 'desc')
+    .limit(limit + 1)
+    .execute();
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    rows: page,
+    next_cursor: rows.length > limit && last ? encodePageCursor(last.created_at, last.id) : null,
+  };
 }

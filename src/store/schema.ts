@@ -158,6 +158,66 @@ export interface DecisionTable {
   withdrawn_at: Timestamp | null;
 }
 
+/** A subject kept screened as the lists change (see migrations/0015-monitoring.ts). */
+export interface MonitorTable {
+  id: string;
+  account_id: string;
+  key_id: string | null;
+  reference: string | null;
+  subject_key: string;
+  entity: string;
+  query_type: string;
+  /** The screening request the monitor was created with, as validated. */
+  request: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+/** A listed record, in one state, that a monitor is known to be flagged for. */
+export interface MonitorFlagTable {
+  monitor_id: string;
+  flag_id: string;
+  record_hash: string;
+  flag: Json<Record<string, unknown>>;
+  seen_at: Timestamp;
+}
+
+/** A new list version, and the job of screening the monitors against what it changed. */
+export interface ListChangeTable {
+  id: string;
+  list_id: string;
+  snapshot_id: string;
+  previous_snapshot_id: string | null;
+  created_at: Timestamp;
+  claimed_until: Timestamp | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  /** The last monitor (in id order) a run has finished with; a repeated run goes on after it. */
+  monitor_cursor: string | null;
+  done_at: Timestamp | null;
+  summary: Json<Record<string, unknown>> | null;
+}
+
+/** A list change that touched a monitor: one per monitor, record version and reason. */
+export interface AlertTable {
+  id: string;
+  account_id: string;
+  monitor_id: string;
+  reference: string | null;
+  screening_id: string;
+  flag_id: string;
+  record_hash: string;
+  /** new_match | record_changed | record_removed */
+  reason: string;
+  list: string;
+  list_version: string;
+  flags: Json<unknown[]>;
+  /** open | closed */
+  status: string;
+  note: string | null;
+  closed_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 /** A customer's endpoint; `secret_ciphertext` is AES-256-GCM sealed (NULL once deleted). */
 export interface WebhookTable {
   id: string;
@@ -284,6 +344,10 @@ export interface DatabaseSchema {
   list_states: ListStateTable;
   screenings: ScreeningTable;
   decisions: DecisionTable;
+  monitors: MonitorTable;
+  monitor_flags: MonitorFlagTable;
+  list_changes: ListChangeTable;
+  alerts: AlertTable;
   webhooks: WebhookTable;
   webhook_events: WebhookEventTable;
   webhook_deliveries: WebhookDeliveryTable;

@@ -1,7 +1,7 @@
 /** The webhook policies, each a named constant with its unit (documented in docs/api.md). */
 
 /** The events a webhook may subscribe to: after each live screening, and when a batch is closed. */
-export const WEBHOOK_EVENTS = ['screening.complete', 'batch.complete'] as const;
+export const WEBHOOK_EVENTS = ['screening.complete', 'batch.complete', 'monitor.alert'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** What a webhook registered without `events` receives. */
 export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEvent[] = ['screening.complete'];

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { SESSION_COOKIE } from '../../src/dashboard/session-guard.js';
 import { DashboardClient } from './dashboard-client.js';
@@ -33,6 +33,9 @@ export interface Tenant {
   flaggedScreeningId: string;
   flagId: string;
   decisionId: string;
+  /** A monitor, and an alert on it (written as a list change would: the cast has none to make). */
+  monitorId: string;
+  alertId: string;
   batchId: string;
   webhookId: string;
   userId: string;
@@ -115,6 +118,14 @@ export async function createTenant(api: TestApp, receiverUrl: string): Promise<T
   // standing decision: the decision the routes aim at is on another subject, and stays standing.
   const { flaggedScreeningId, flagId } = await decidedFlag(api, key, marker);
   const { decisionId } = await decidedFlag(api, key, `${marker}-standing`);
+  const monitor = await created(
+    api,
+    key,
+    '/v1/monitors',
+    { query: `${marker} monitored`, reference: marker },
+    201,
+  );
+  const alertId = await alertOn(api, accountId, monitor as { id: string; screening: { id: string } }, marker);
   const items = [{ query: `${marker} company`, reference: marker }];
   const batch = await created(api, key, '/v1/screen/batch', { items }, 202);
   const tenant: Tenant = {
@@ -127,6 +138,8 @@ export async function createTenant(api: TestApp, receiverUrl: string): Promise<T
     flaggedScreeningId,
     flagId,
     decisionId,
+    monitorId: monitor.id,
+    alertId,
     batchId: batch.id,
     webhookId: webhook.id,
     userId: user.body.id,
@@ -135,6 +148,35 @@ export async function createTenant(api: TestApp, receiverUrl: string): Promise<T
   };
   await settled(api, tenant);
   return tenant;
+}
+
+/** An open alert on the monitor, as a monitor run would store it (on the monitor's first screening). */
+async function alertOn(
+  api: TestApp,
+  accountId: string,
+  monitor: { id: string; screening: { id: string } },
+  marker: string,
+): Promise<string> {
+  const id = randomUUID();
+  await api.runtime.ctx.db
+    .insertInto('alerts')
+    .values({
+      id,
+      account_id: accountId,
+      monitor_id: monitor.id,
+      reference: marker,
+      screening_id: monitor.screening.id,
+      flag_id: `${marker}:1`,
+      record_hash: marker,
+      reason: 'new_match',
+      list: 'un_sc',
+      list_version: marker,
+      flags: '[]',
+      status: 'open',
+      created_at: new Date(),
+    })
+    .execute();
+  return id;
 }
 
 /** A listed name of the fixture list: its screening has a flag to decide on. */
@@ -203,6 +245,8 @@ export async function ownedState(api: TestApp, accountIds: string[]): Promise<st
     db.selectFrom('batches').selectAll().where('account_id', 'in', accountIds).orderBy('id').execute(),
     db.selectFrom('screenings').select('id').where('account_id', 'in', accountIds).orderBy('id').execute(),
     db.selectFrom('decisions').selectAll().where('account_id', 'in', accountIds).orderBy('id').execute(),
+    db.selectFrom('monitors').selectAll().where('account_id', 'in', accountIds).orderBy('id').execute(),
+    db.selectFrom('alerts').selectAll().where('account_id', 'in', accountIds).orderBy('id').execute(),
     db.selectFrom('usage_counters').selectAll().where('account_id', 'in', accountIds).execute(),
     db
       .selectFrom('users')
@@ -217,7 +261,7 @@ export async function ownedState(api: TestApp, accountIds: string[]): Promise<st
 }
 
 /** Objects a route may destroy; the accepted request of such a route is aimed at a fresh one. */
-export type Disposable = 'key' | 'webhook' | 'batch' | 'user' | 'session' | 'decision';
+export type Disposable = 'key' | 'webhook' | 'batch' | 'user' | 'session' | 'decision' | 'monitor';
 
 /** A new object of the tenant for a destructive request to consume: its id (or session). */
 export async function freshObject(
@@ -244,5 +288,7 @@ export async function freshObject(
       return signIn(api, tenant.email);
     case 'decision':
       return (await decidedFlag(api, key, `disposable-${randomBytes(6).toString('hex')}`)).decisionId;
+    case 'monitor':
+      return (await created(api, key, '/v1/monitors', { query: 'Disposable Name' }, 201)).id;
   }
 }

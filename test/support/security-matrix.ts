@@ -83,6 +83,8 @@ const PARAMETERS: Array<[RegExp, keyof Tenant | 'fixed', (tenant: Tenant) => str
   [/\/keys\/:id/, 'targetKeyId', (t) => t.targetKeyId],
   [/\/webhooks\/:id/, 'webhookId', (t) => t.webhookId],
   [/\/decisions\/:id/, 'decisionId', (t) => t.decisionId],
+  [/\/monitors\/:id/, 'monitorId', (t) => t.monitorId],
+  [/\/alerts\/:id/, 'alertId', (t) => t.alertId],
   [/\/accounts\/:id/, 'accountId', (t) => t.accountId],
   [/\/users\/:id/, 'userId', (t) => t.userId],
   [/\/lists\/:id/, 'fixed', () => FIXTURE_LIST],
@@ -98,6 +100,7 @@ const DISPOSABLES: Partial<Record<keyof Tenant, Disposable>> = {
   webhookId: 'webhook',
   userId: 'user',
   decisionId: 'decision',
+  monitorId: 'monitor',
 };
 
 function parameterOf(route: RecordedRoute) {
@@ -158,6 +161,8 @@ function samples(cast: Cast): Record<string, Sample> {
       status: 201,
       json: { decision: 'true_match', note: 'matrix' },
     },
+    'POST /v1/monitors': { status: 201, json: { query: 'Matrix Control' } },
+    'POST /v1/alerts/:id/close': { status: 200, json: { note: 'matrix' } },
     'POST /admin/v1/accounts': { status: 201, json: { name: 'matrix', plan: 'starter' } },
     'PATCH /admin/v1/accounts/:id': { status: 200, json: { rate_limit_per_minute: 1_000_000 } },
     'POST /admin/v1/accounts/:id/keys': { status: 201, json: { name: 'matrix' } },

@@ -21,7 +21,7 @@ import {
   Uuid,
 } from '../schemas.js';
 
-const FlagSchema = Type.Object(
+export const FlagSchema = Type.Object(
   {
     id: Type.String({
       description:
@@ -52,7 +52,7 @@ const FlagSchema = Type.Object(
   { $id: 'Flag', additionalProperties: false },
 );
 
-const ScreeningResultSchema = Type.Object(
+export const ScreeningResultSchema = Type.Object(
   {
     id: Uuid,
     entity: Type.String({ description: 'The query trimmed, NFKC-normalised and case-folded' }),

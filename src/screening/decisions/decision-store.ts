@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import { isUuid } from '../../ids.js';
 import type { Db } from '../../store/database.js';
-import { decodePageCursor, encodePageCursor } from '../../store/page-cursor.js';
+import { newestFirstPage } from '../../store/page-cursor.js';
 import type { DecisionTable } from '../../store/schema.js';
 import type { DecidedBy, DecisionValue } from '../screening-result.js';
 
@@ -155,23 +155,8 @@ export async function listDecisions(
   if (filter.reference !== undefined) query = query.where('reference', '=', filter.reference);
   if (filter.source !== undefined) query = query.where('source', '=', filter.source);
   if (filter.decision !== undefined) query = query.where('decision', '=', filter.decision);
-  if (filter.cursor !== undefined) {
-    const [time, id] = decodePageCursor(filter.cursor, '/cursor');
-    query = query.where((eb) =>
-      eb.or([eb('created_at', '<', time), eb.and([eb('created_at', '=', time), eb('id', '<', id)])]),
-    );
-  }
-  const rows = await query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(filter.limit + 1)
-    .execute();
-  const data = rows.slice(0, filter.limit).map(fromRow);
-  const last = data.at(-1);
-  return {
-    data,
-    next_cursor: rows.length > filter.limit && last ? encodePageCursor(last.decided_at, last.id) : null,
-  };
+  const page = await newestFirstPage(query, filter.cursor, filter.limit);
+  return { data: page.rows.map(fromRow), next_cursor: page.next_cursor };
 }
 
 /** What a decision needs of the screening and the flag it is taken on. */

@@ -121,6 +121,23 @@ export class ListSnapshotStore {
           })
           .execute();
       }
+      // The change from the version in service to this one, for whoever follows the lists'
+      // changes (ongoing monitoring): written with the version, so no accepted version is missed.
+      const previous = await trx
+        .selectFrom('list_states')
+        .select('snapshot_id')
+        .where('list_id', '=', snapshot.listId)
+        .executeTakeFirst();
+      await trx
+        .insertInto('list_changes')
+        .values({
+          id: newId(),
+          list_id: snapshot.listId,
+          snapshot_id: id,
+          previous_snapshot_id: previous?.snapshot_id ?? null,
+          created_at: now,
+        })
+        .execute();
       await upsertState(trx, snapshot.listId, {
         snapshot_id: id,
         checked_at: now,

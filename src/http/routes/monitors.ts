@@ -1,0 +1,226 @@
+import { type TSchema, Type } from 'typebox';
+import {
+  ALERT_NOTE_MAX_CHARS,
+  MONITORING_PAGE_DEFAULT,
+  MONITORING_PAGE_MAX,
+} from '../../screening/monitoring/monitoring-policy.js';
+import { REFERENCE_MAX_CHARS } from '../../screening/screening-policy.js';
+import type { App, AppContext } from '../context.js';
+import { BODY_PROBLEMS, DateTime, json, KEY_AUTH_PROBLEMS, problemResponses, Uuid } from '../schemas.js';
+import { FlagSchema, ScreeningResultSchema, ScreenRequestProperties } from './screen.js';
+
+const security = [{ apiKey: [] }];
+
+const { reference: _reference, ...MonitorRequestFields } = ScreenRequestProperties;
+
+// In an answer the request's enumerations are plain strings: they were checked on the way in.
+const MonitorFields = {
+  id: Uuid,
+  ...MonitorRequestFields,
+  type: Type.Optional(Type.String({ description: 'What the query names (see POST /v1/screen)' })),
+  identifiers: Type.Optional(
+    Type.Array(
+      Type.Object(
+        { type: Type.String(), value: Type.String(), country: Type.Optional(Type.String()) },
+        { additionalProperties: false },
+      ),
+    ),
+  ),
+  reference: Type.Union([Type.String(), Type.Null()], { description: 'Your own id of the party' }),
+  created_at: DateTime,
+};
+
+const MonitorSchema = Type.Object(MonitorFields, { $id: 'Monitor', additionalProperties: false });
+
+const CreatedMonitorSchema = Type.Object(
+  {
+    ...MonitorFields,
+    screening: { ...ScreeningResultSchema, description: "The monitor's first screening" },
+  },
+  { additionalProperties: false },
+);
+
+const AlertSchema = Type.Object(
+  {
+    id: Uuid,
+    monitor_id: Uuid,
+    reference: Type.Union([Type.String(), Type.Null()]),
+    screening_id: { ...Uuid, description: 'The screening that raised the alert (GET /v1/screen/{id})' },
+    flags: Type.Array(FlagSchema, { description: 'The record the alert is about' }),
+    reason: Type.Union([
+      Type.Literal('new_match'),
+      Type.Literal('record_changed'),
+      Type.Literal('record_removed'),
+    ]),
+    list: Type.String({ description: 'The list that changed' }),
+    list_version: Type.String({ description: 'Its version that raised the alert' }),
+    created_at: DateTime,
+    status: Type.Union([Type.Literal('open'), Type.Literal('closed')]),
+    note: Type.Union([Type.String(), Type.Null()], { description: 'Why it was closed' }),
+    closed_at: Type.Union([DateTime, Type.Null()]),
+  },
+  { $id: 'Alert', additionalProperties: false },
+);
+
+const pageOf = <T extends TSchema>(item: T) =>
+  Type.Object(
+    {
+      data: Type.Array(item),
+      next_cursor: Type.Union([Type.String(), Type.Null()], {
+        description: 'Pass as `cursor` for the next page; null on the last',
+      }),
+    },
+    { additionalProperties: false },
+  );
+
+const Cursor = Type.Optional(Type.String({ maxLength: 200 }));
+const Limit = Type.Optional(
+  Type.Integer({ minimum: 1, maximum: MONITORING_PAGE_MAX, default: MONITORING_PAGE_DEFAULT }),
+);
+
+/** Ongoing monitoring: monitors (create, list, get, delete) and their alerts (list, close). */
+export function monitorRoutes(app: App, ctx: AppContext): void {
+  app.post(
+    '/v1/monitors',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['monitoring'],
+        summary:
+          'Keep a party screened: screens it now (counted) and raises an alert whenever a list change touches it',
+        security,
+        body: Type.Object(ScreenRequestProperties, { additionalProperties: false }),
+        response: {
+          201: json(CreatedMonitorSchema, 'The monitor, with its first screening'),
+          ...problemResponses(...KEY_AUTH_PROBLEMS, ...BODY_PROBLEMS, 402),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { accountId, keyId, plan } = request.apiKey!;
+      return reply.code(201).send(await ctx.monitors.create({ accountId, keyId, plan }, request.body));
+    },
+  );
+
+  app.get(
+    '/v1/monitors',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['monitoring'],
+        summary: "Your account's monitors, newest first",
+        security,
+        querystring: Type.Object(
+          {
+            reference: Type.Optional(Type.String({ maxLength: REFERENCE_MAX_CHARS * 4 })),
+            cursor: Cursor,
+            limit: Limit,
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: json(pageOf(MonitorSchema), 'The monitors'),
+          ...problemResponses(...KEY_AUTH_PROBLEMS, 422),
+        },
+      },
+    },
+    async (request) => {
+      const { reference, cursor, limit } = request.query;
+      return ctx.monitors.list(request.apiKey!.accountId, { reference: reference?.trim(), cursor, limit });
+    },
+  );
+
+  app.get(
+    '/v1/monitors/:id',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['monitoring'],
+        summary: 'One monitor',
+        security,
+        params: Type.Object({ id: Type.String({ description: 'Monitor id' }) }),
+        response: { 200: json(MonitorSchema, 'The monitor'), ...problemResponses(...KEY_AUTH_PROBLEMS, 404) },
+      },
+    },
+    async (request) => ctx.monitors.get(request.apiKey!.accountId, request.params.id),
+  );
+
+  app.delete(
+    '/v1/monitors/:id',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['monitoring'],
+        summary: 'Stop monitoring a party (its alerts stay)',
+        security,
+        params: Type.Object({ id: Type.String({ description: 'Monitor id' }) }),
+        response: {
+          204: { description: 'Stopped', type: 'null' },
+          ...problemResponses(...KEY_AUTH_PROBLEMS, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      await ctx.monitors.delete(request.apiKey!.accountId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/v1/alerts',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['monitoring'],
+        summary: "Your account's alerts, newest first",
+        security,
+        querystring: Type.Object(
+          {
+            status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
+            monitor_id: Type.Optional(Type.String({ maxLength: 100 })),
+            cursor: Cursor,
+            limit: Limit,
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: json(pageOf(AlertSchema), 'The alerts'),
+          ...problemResponses(...KEY_AUTH_PROBLEMS, 422),
+        },
+      },
+    },
+    async (request) => {
+      const { status, monitor_id: monitorId, cursor, limit } = request.query;
+      return ctx.monitors.alerts(request.apiKey!.accountId, { status, monitorId, cursor, limit });
+    },
+  );
+
+  app.post(
+    '/v1/alerts/:id/close',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['monitoring'],
+        summary: 'Close an alert with a note',
+        security,
+        params: Type.Object({ id: Type.String({ description: 'Alert id' }) }),
+        body: Type.Object(
+          {
+            note: Type.String({
+              minLength: 1,
+              maxLength: ALERT_NOTE_MAX_CHARS,
+              description: `What was found, at most ${ALERT_NOTE_MAX_CHARS} characters; required`,
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: json(AlertSchema, 'The alert, closed'),
+          ...problemResponses(...KEY_AUTH_PROBLEMS, ...BODY_PROBLEMS, 404),
+        },
+      },
+    },
+    async (request) =>
+      ctx.monitors.closeAlert(request.apiKey!.accountId, request.params.id, request.body.note),
+  );
+}

@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { PLANS } from '../../accounts/plans.js';
+import type { AuditWriter } from '../../audit/audit-writer.js';
+import type { Clock } from '../../clock.js';
+import { NameIndex } from '../../matching/index.js';
+import type { ListSnapshotStore } from '../../sources/lists/snapshot-store.js';
+import { ClaimLoop } from '../../store/claim-loop.js';
+import type { Db } from '../../store/database.js';
+import { standingDecisions } from '../decisions/decision-store.js';
+import type { ScreeningService } from '../screening-service.js';
+import { alertsOfScreening, type NewAlert, raiseAlertStatements } from './alert-store.js';
+import { type ClaimedChange, claimChanges, markDone, saveProgress } from './list-change-queue.js';
+import { type ListDelta, listDelta } from './list-delta.js';
+import { MonitorSift } from './monitor-sift.js';
+import { monitorsFlaggedFor, type RunMonitor, runMonitorsPage } from './monitor-store.js';
+import {
+  MONITOR_RUN_LEASE_MS,
+  MONITOR_RUN_PAGE,
+  MONITOR_RUN_POLL_INTERVAL_MS,
+  MONITOR_RUN_SHUTDOWN_GRACE_MS,
+  MONITOR_SIFT_YIELD_EVERY,
+} from './monitoring-policy.js';
+
+export interface MonitorRunWorkerDeps {
+  db: Db;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  screening: ScreeningService;
+  snapshots: ListSnapshotStore;
+  audit: AuditWriter;
+  /** The ids of the list versions this instance has in service. */
+  inService: () => string[];
+  /** An alert was raised: its monitor.alert event may be queued. */
+  onAlert: () => void;
+}
+
+/** What a run found and did, kept with the change. */
+interface RunSummary {
+  changed: number;
+  removed: number;
+  monitors: number;
+  screened: number;
+  alerts: number;
+}
+
+/**
+ * Runs the list changes, in every instance: claims a new list version's change, works out what it
+ * added, changed and removed (`listDelta`), and goes through the live monitors of every account a
+ * page at a time. Each page is sifted against an index of the changed records only, so a full
+ * screening (stored, not counted) is done for the few monitors a change may touch, whose alerts are
+ * raised in the statement that stores it. Progress is saved after each page; a run that dies is
+ * taken up again from there when its claim lapses, and the alerts' unique index keeps a repeated
+ * page from raising anything twice.
+ */
+export class MonitorRunWorker extends ClaimLoop<ClaimedChange> {
+  constructor(private readonly deps: MonitorRunWorkerDeps) {
+    super({
+      what: 'monitor runs',
+      logger: deps.logger,
+      concurrency: 1,
+      refillAt: 0,
+      pollIntervalMs: MONITOR_RUN_POLL_INTERVAL_MS,
+      nudgeDelayMs: 0,
+      shutdownGraceMs: MONITOR_RUN_SHUTDOWN_GRACE_MS,
+    });
+  }
+
+  protected claim(room: number): Promise<ClaimedChange[]> {
+    const { db, clock } = this.deps;
+    return claimChanges(db, clock.now(), MONITOR_RUN_LEASE_MS, this.deps.inService(), room);
+  }
+
+  protected async run(change: ClaimedChange, stop: AbortSignal): Promise<void> {
+    const { db, clock, snapshots } = this.deps;
+    const current = await snapshots.loadSnapshot(change.snapshotId);
+    if (!current) {
+      await markDone(db, change.id, clock.now(), { skipped: 'the version is no longer stored' });
+      return;
+    }
+    const previous = change.previousSnapshotId
+      ? await snapshots.loadSnapshot(change.previousSnapshotId)
+      : undefined;
+    const delta = listDelta(previous?.chunks, current.chunks);
+    const summary: RunSummary = {
+      changed: delta.changed.length,
+      removed: delta.removed.length,
+      monitors: 0,
+      screened: 0,
+      alerts: 0,
+    };
+    if (delta.changed.length + delta.removed.length > 0) {
+      const run = new ChangeRun(this.deps, change, current.meta.version, delta, summary);
+      let cursor = change.monitorCursor;
+      for (;;) {
+        if (stop.aborted) return; // the claim lapses and a later run goes on from the saved page
+        const page = await runMonitorsPage(db, cursor, MONITOR_RUN_PAGE);
+        if (page.length === 0) break;
+        await run.page(page);
+        cursor = page.at(-1)!.id;
+        await saveProgress(db, change.id, cursor, new Date(clock.now().getTime() + MONITOR_RUN_LEASE_MS));
+      }
+    }
+    await markDone(db, change.id, clock.now(), { ...summary });
+    this.deps.logger.info(
+      { list: change.listId, version: current.meta.version, ...summary },
+      'monitor run done',
+    );
+  }
+}
+
+/** One list change's run over the pages of monitors. */
+class ChangeRun {
+  private readonly sift: MonitorSift;
+  private readonly changedById: Map<string, { recordHash: string }>;
+  private readonly deltaIds: string[];
+
+  constructor(
+    private readonly deps: MonitorRunWorkerDeps,
+    private readonly change: ClaimedChange,
+    private readonly version: string,
+    private readonly delta: ListDelta,
+    private readonly summary: RunSummary,
+  ) {
+    this.sift = new MonitorSift(
+      change.listId,
+      NameIndex.build(delta.changed.map((record) => record.matchable)),
+      delta.changed.some((record) => record.entity.identifiers.length > 0),
+    );
+    this.changedById = new Map(delta.changed.map((r) => [r.flagId, { recordHash: r.recordHash }]));
+    this.deltaIds = [...delta.changed.map((r) => r.flagId), ...delta.removed.map((r) => r.flagId)];
+  }
+
+  async page(monitors: readonly RunMonitor[]): Promise<void> {
+    this.summary.monitors += monitors.length;
+    const known = await monitorsFlaggedFor(
+      this.deps.db,
+      monitors.map((m) => m.id),
+      this.deltaIds,
+    );
+    for (const [i, monitor] of monitors.entries()) {
+      // The sift is synchronous: requests waiting on this thread get a turn now and then.
+      if (i % MONITOR_SIFT_YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (!monitor.accountActive || !PLANS[monitor.plan].monitoring || monitor.keyId === null) continue;
+      const knownFlags = known.get(monitor.id);
+      if (!knownFlags && !this.sift.mayMatch(monitor)) continue;
+      await this.screen(monitor, knownFlags ?? new Map());
+    }
+  }
+
+  private async screen(
+    monitor: RunMonitor,
+    known: ReadonlyMap<string, readonly { recordHash: string; flag: NewAlert['flag'] }[]>,
+  ): Promise<void> {
+    const { clock, screening, db } = this.deps;
+    this.summary.screened++;
+    const cleared = await this.clearedRemovals(monitor, known);
+    const now = clock.now();
+    const alertOf = (flag: NewAlert['flag'], recordHash: string, reason: NewAlert['reason']): NewAlert => ({
+      accountId: monitor.accountId,
+      monitorId: monitor.id,
+      reference: monitor.reference,
+      flagId: flag.id,
+      recordHash,
+      reason,
+      list: this.change.listId,
+      listVersion: this.version,
+      flag,
+    });
+    const { result, stored } = await screening.screenUncounted(
+      { accountId: monitor.accountId, keyId: monitor.keyId!, plan: monitor.plan },
+      monitor.request,
+      (screened) => {
+        const alerts: NewAlert[] = [];
+        for (const flag of screened.flags) {
+          const changed = this.changedById.get(flag.id);
+          const recordHash = String(flag.details.record_hash);
+          // A later version may already be in service: its own change raises what differs.
+          if (!changed || changed.recordHash !== recordHash) continue;
+          // Decided on in this very state: the analyst has seen it.
+          if (flag.decision !== undefined) continue;
+          const states = known.get(flag.id);
+          if (states?.some((s) => s.recordHash === recordHash)) continue;
+          alerts.push(alertOf(flag, recordHash, states ? 'record_changed' : 'new_match'));
+        }
+        for (const removed of this.delta.removed) {
+          const last = known.get(removed.flagId)?.at(-1);
+          if (!last || cleared.has(`${removed.flagId} ${removed.recordHash}`)) continue;
+          alerts.push(alertOf(last.flag, removed.recordHash, 'record_removed'));
+        }
+        return alerts.length === 0
+          ? undefined
+          : raiseAlertStatements(monitor.accountId, screened.id, alerts, now);
+      },
+    );
+    if (!stored) return;
+    const raised = await alertsOfScreening(db, result.id);
+    this.summary.alerts += raised.length;
+    if (raised.length > 0) this.deps.onAlert();
+    for (const alert of raised) this.audit(monitor, alert.id);
+  }
+
+  /**
+   * The removed records this monitor's subject has standing false-positive decisions on, in the
+   * state removed (`flag id` and hash): a cleared match leaving the list is no news.
+   */
+  private async clearedRemovals(
+    monitor: RunMonitor,
+    known: ReadonlyMap<string, unknown>,
+  ): Promise<Set<string>> {
+    if (!this.delta.removed.some((removed) => known.has(removed.flagId))) return new Set();
+    const standing = await standingDecisions(this.deps.db, monitor.accountId, monitor.subjectKey);
+    return new Set(
+      standing
+        .filter((decision) => decision.decision === 'false_positive')
+        .map((decision) => `${decision.flag_id} ${decision.record_hash}`),
+    );
+  }
+
+  /** Each alert's audit row, as a request that raised it would have left. */
+  private audit(monitor: RunMonitor, alertId: string): void {
+    this.deps.audit.record({
+      id: randomUUID(),
+      request_id: `${this.change.id}:${alertId}`,
+      occurred_at: this.deps.clock.now(),
+      account_id: monitor.accountId,
+      key_id: monitor.keyId,
+      key_prefix: null,
+      key_last4: null,
+      method: 'POST',
+      route: '/v1/monitors/:id/alerts',
+      path: `/v1/monitors/${monitor.id}/alerts`,
+      status: 201,
+      latency_ms: 0,
+      client_ip: null,
+      user_agent: null,
+    });
+  }
+}

@@ -1,0 +1,145 @@
+import { PLANS } from '../../accounts/plans.js';
+import type { Clock } from '../../clock.js';
+import { notFound, ServiceError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Db } from '../../store/database.js';
+import type { ScreeningRequest } from '../screening-request.js';
+import type { ScreeningResult } from '../screening-result.js';
+import type { ScreeningService, ScreeningSubject } from '../screening-service.js';
+import { type AlertStatus, type AlertView, closeAlert, listAlerts } from './alert-store.js';
+import {
+  deleteMonitor,
+  findMonitor,
+  insertMonitor,
+  listMonitors,
+  type StoredMonitor,
+} from './monitor-store.js';
+import { MONITORING_PAGE_DEFAULT, MONITORING_PAGE_MAX } from './monitoring-policy.js';
+
+/** A monitor as the API shows it: the request it screens with, and when it was made. */
+export type MonitorView = Omit<ScreeningRequest, 'reference'> & {
+  id: string;
+  reference: string | null;
+  created_at: string;
+};
+
+export interface MonitorServiceDeps {
+  db: Db;
+  clock: Clock;
+  screening: ScreeningService;
+}
+
+/** Monitors and their alerts: what the routes (and later the dashboard) call. */
+export class MonitorService {
+  constructor(private readonly deps: MonitorServiceDeps) {}
+
+  /**
+   * Starts monitoring a subject: its first screening is an ordinary one (validated, counted
+   * against the quota, stored), and what it flagged is remembered, so that only a later change of
+   * the lists alerts. Refused before anything is screened when the plan has no monitoring
+   * (403) or no room for another monitor (402).
+   */
+  async create(
+    key: ScreeningSubject & { keyId: string },
+    request: ScreeningRequest,
+  ): Promise<MonitorView & { screening: ScreeningResult }> {
+    const plan = PLANS[key.plan];
+    if (!plan.monitoring) {
+      throw new ServiceError(
+        'plan-feature-unavailable',
+        'Ongoing monitoring needs the Professional or Enterprise plan.',
+      );
+    }
+    await this.assertRoom(key.accountId, plan.monitorsMax);
+    const screening = await this.deps.screening.screen(key, request);
+    const screened = await this.deps.db
+      .selectFrom('screenings')
+      .select(['subject_key', 'query_type'])
+      .where('id', '=', screening.id)
+      .executeTakeFirstOrThrow();
+    const monitor: StoredMonitor = {
+      id: newId(),
+      accountId: key.accountId,
+      keyId: key.keyId,
+      reference: screening.reference ?? null,
+      subjectKey: screened.subject_key ?? '',
+      entity: screening.entity,
+      queryType: screened.query_type,
+      request,
+      createdAt: this.deps.clock.now(),
+    };
+    if (!(await insertMonitor(this.deps.db, monitor, screening.flags, plan.monitorsMax))) {
+      throw limitReached(plan.monitorsMax ?? 0);
+    }
+    return { ...view(monitor), screening };
+  }
+
+  async get(accountId: string, id: string): Promise<MonitorView> {
+    const monitor = await findMonitor(this.deps.db, accountId, id);
+    if (!monitor) throw notFound('The monitor');
+    return view(monitor);
+  }
+
+  async list(
+    accountId: string,
+    filter: { reference?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
+  ): Promise<{ data: MonitorView[]; next_cursor: string | null }> {
+    const page = await listMonitors(this.deps.db, accountId, { ...filter, limit: pageSize(filter.limit) });
+    return { data: page.data.map(view), next_cursor: page.next_cursor };
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    if (!(await deleteMonitor(this.deps.db, accountId, id, this.deps.clock.now())))
+      throw notFound('The monitor');
+  }
+
+  alerts(
+    accountId: string,
+    filter: {
+      status?: AlertStatus | undefined;
+      monitorId?: string | undefined;
+      cursor?: string | undefined;
+      limit?: number | undefined;
+    },
+  ): Promise<{ data: AlertView[]; next_cursor: string | null }> {
+    return listAlerts(this.deps.db, accountId, { ...filter, limit: pageSize(filter.limit) });
+  }
+
+  /** Closes an alert with the analyst's note (an alert already closed keeps its first note). */
+  async closeAlert(accountId: string, id: string, note: string): Promise<AlertView> {
+    const alert = await closeAlert(this.deps.db, accountId, id, note, this.deps.clock.now());
+    if (!alert) throw notFound('The alert');
+    return alert;
+  }
+
+  private async assertRoom(accountId: string, max: number | null): Promise<void> {
+    if (max === null) return;
+    const { count } = await this.deps.db
+      .selectFrom('monitors')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('account_id', '=', accountId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= max) throw limitReached(max);
+  }
+}
+
+function limitReached(max: number): ServiceError {
+  return new ServiceError(
+    'monitor-limit-reached',
+    `The account already has ${max} monitors, the most its plan allows; delete one first.`,
+  );
+}
+
+function pageSize(limit: number | undefined): number {
+  return Math.min(Math.max(1, limit ?? MONITORING_PAGE_DEFAULT), MONITORING_PAGE_MAX);
+}
+
+function view(monitor: StoredMonitor): MonitorView {
+  return {
+    id: monitor.id,
+    ...monitor.request,
+    reference: monitor.reference,
+    created_at: monitor.createdAt.toISOString(),
+  };
+}

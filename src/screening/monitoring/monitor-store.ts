@@ -1,0 +1,204 @@
+import { type Selectable, sql } from 'kysely';
+import type { PlanId } from '../../accounts/plans.js';
+import { isUuid } from '../../ids.js';
+import type { Db } from '../../store/database.js';
+import { newestFirstPage } from '../../store/page-cursor.js';
+import type { MonitorTable } from '../../store/schema.js';
+import type { ScreeningRequest } from '../screening-request.js';
+import type { ScreenedFlag } from '../screening-result.js';
+
+/** A monitor as stored: the request it screens with, and whose it is. */
+export interface StoredMonitor {
+  id: string;
+  accountId: string;
+  keyId: string | null;
+  reference: string | null;
+  subjectKey: string;
+  entity: string;
+  queryType: string;
+  request: ScreeningRequest;
+  createdAt: Date;
+}
+
+/** A live monitor as a run reads it: with its account's plan and standing. */
+export interface RunMonitor extends StoredMonitor {
+  plan: PlanId;
+  accountActive: boolean;
+}
+
+export interface NewMonitor extends Omit<StoredMonitor, 'createdAt'> {
+  createdAt: Date;
+}
+
+/**
+ * Stores a monitor and what its first screening flagged, unless the account already holds
+ * `max` live monitors (`null`: no limit); false when refused.
+ */
+export async function insertMonitor(
+  db: Db,
+  monitor: NewMonitor,
+  flags: readonly ScreenedFlag[],
+  max: number | null,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    // The account row is locked so that concurrent creations count one after the other.
+    await sql`SELECT 1 FROM accounts WHERE id = ${monitor.accountId} FOR UPDATE`.execute(trx);
+    if (max !== null) {
+      const { count } = await trx
+        .selectFrom('monitors')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('account_id', '=', monitor.accountId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= max) return false;
+    }
+    await trx
+      .insertInto('monitors')
+      .values({
+        id: monitor.id,
+        account_id: monitor.accountId,
+        key_id: monitor.keyId,
+        reference: monitor.reference,
+        subject_key: monitor.subjectKey,
+        entity: monitor.entity,
+        query_type: monitor.queryType,
+        request: JSON.stringify(monitor.request),
+        created_at: monitor.createdAt,
+      })
+      .execute();
+    if (flags.length > 0) {
+      await trx
+        .insertInto('monitor_flags')
+        .values(
+          flags.map((flag) => ({
+            monitor_id: monitor.id,
+            flag_id: flag.id,
+            record_hash: String(flag.details.record_hash),
+            flag: JSON.stringify(flag),
+            seen_at: monitor.createdAt,
+          })),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+    return true;
+  });
+}
+
+const COLUMNS = [
+  'monitors.id',
+  'monitors.account_id',
+  'monitors.key_id',
+  'monitors.reference',
+  'monitors.subject_key',
+  'monitors.entity',
+  'monitors.query_type',
+  'monitors.request',
+  'monitors.created_at',
+] as const;
+
+type MonitorRow = Omit<Selectable<MonitorTable>, 'deleted_at'>;
+
+function fromRow(row: MonitorRow): StoredMonitor {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    keyId: row.key_id,
+    reference: row.reference,
+    subjectKey: row.subject_key,
+    entity: row.entity,
+    queryType: row.query_type,
+    request: row.request as ScreeningRequest,
+    createdAt: new Date(row.created_at),
+  };
+}
+
+export async function findMonitor(db: Db, accountId: string, id: string): Promise<StoredMonitor | undefined> {
+  if (!isUuid(id)) return undefined;
+  const row = await db
+    .selectFrom('monitors')
+    .select([...COLUMNS])
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row ? fromRow(row) : undefined;
+}
+
+export interface MonitorFilter {
+  reference?: string | undefined;
+  cursor?: string | undefined;
+  limit: number;
+}
+
+/** The account's live monitors, newest first, a page at a time. */
+export async function listMonitors(
+  db: Db,
+  accountId: string,
+  filter: MonitorFilter,
+): Promise<{ data: StoredMonitor[]; next_cursor: string | null }> {
+  let query = db
+    .selectFrom('monitors')
+    .select([...COLUMNS])
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null);
+  if (filter.reference !== undefined) query = query.where('reference', '=', filter.reference);
+  const page = await newestFirstPage(query, filter.cursor, filter.limit);
+  return { data: page.rows.map(fromRow), next_cursor: page.next_cursor };
+}
+
+/** Stops a monitor: it is no longer screened, and its alerts stay. False when there is none. */
+export async function deleteMonitor(db: Db, accountId: string, id: string, now: Date): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const result = await db
+    .updateTable('monitors')
+    .set({ deleted_at: now })
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Live monitors of every account after `after` in id order, `limit` of them: a run's next page. */
+export async function runMonitorsPage(db: Db, after: string | null, limit: number): Promise<RunMonitor[]> {
+  let query = db
+    .selectFrom('monitors')
+    .innerJoin('accounts', 'accounts.id', 'monitors.account_id')
+    .select([...COLUMNS, 'accounts.plan', 'accounts.status'])
+    .where('monitors.deleted_at', 'is', null);
+  if (after !== null) query = query.where('monitors.id', '>', after);
+  const rows = await query.orderBy('monitors.id').limit(limit).execute();
+  return rows.map((row) => ({
+    ...fromRow(row),
+    plan: row.plan as PlanId,
+    accountActive: row.status === 'active',
+  }));
+}
+
+/** Of these monitors, those known to be flagged for one of these records (in any state). */
+export async function monitorsFlaggedFor(
+  db: Db,
+  monitorIds: readonly string[],
+  flagIds: readonly string[],
+): Promise<Map<string, Map<string, { recordHash: string; flag: ScreenedFlag }[]>>> {
+  const known = new Map<string, Map<string, { recordHash: string; flag: ScreenedFlag }[]>>();
+  if (monitorIds.length === 0 || flagIds.length === 0) return known;
+  const rows = await db
+    .selectFrom('monitor_flags')
+    .select(['monitor_id', 'flag_id', 'record_hash', 'flag', 'seen_at'])
+    // Arrays as one parameter each: a change of a large list names more records than a statement
+    // may have parameters.
+    .where(sql<boolean>`monitor_id = ANY(${monitorIds}::uuid[])`)
+    .where(sql<boolean>`flag_id = ANY(${flagIds}::text[])`)
+    .orderBy('seen_at')
+    .execute();
+  for (const row of rows) {
+    const byFlag = known.get(row.monitor_id) ?? new Map();
+    known.set(row.monitor_id, byFlag);
+    const states = byFlag.get(row.flag_id) ?? [];
+    states.push({ recordHash: row.record_hash, flag: row.flag as unknown as ScreenedFlag });
+    byFlag.set(row.flag_id, states);
+  }
+  return known;
+}

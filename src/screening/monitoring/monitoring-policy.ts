@@ -1,0 +1,26 @@
+/** The monitoring policies, each a named constant with its unit (documented in docs/monitoring.md). */
+
+/** Monitors per page of `GET /v1/monitors` and of `GET /v1/alerts`, the most and the default. */
+export const MONITORING_PAGE_MAX = 100;
+export const MONITORING_PAGE_DEFAULT = 50;
+/** Longest note closing an alert, in characters. */
+export const ALERT_NOTE_MAX_CHARS = 2_000;
+/** Monitors a run reads and sifts at once; its progress is saved after each page. */
+export const MONITOR_RUN_PAGE = 1_000;
+/**
+ * How long a claim holds a list change. A run renews it after every page, so only a dead
+ * instance's claim lapses, and another instance (or the restarted one) goes on from its last page.
+ */
+export const MONITOR_RUN_LEASE_MS = 2 * 60 * 1000;
+/** How often an idle instance looks for list changes to run. */
+export const MONITOR_RUN_POLL_INTERVAL_MS = 2_000;
+/** At shutdown a run gets this long to finish its page; it resumes from there after a restart. */
+export const MONITOR_RUN_SHUTDOWN_GRACE_MS = 2_000;
+/**
+ * How far below its threshold a monitor's name may score against a changed record and still be
+ * screened in full: the full screening weighs the birth date and identifiers, which can raise a
+ * name's score over the threshold; the sift uses the name alone.
+ */
+export const MONITOR_SIFT_MARGIN = 0.15;
+/** Monitors sifted between two turns given to the requests waiting on the event loop. */
+export const MONITOR_SIFT_YIELD_EVERY = 100;

@@ -1,0 +1,315 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Backend, backends } from '../support/backends.js';
+import { isolatedBackend } from '../support/isolated-database.js';
+import { ListServer } from '../support/list-server.js';
+import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
+import { TestApp } from '../support/test-app.js';
+import { WebhookReceiver } from '../support/webhooks-receiver.js';
+
+const UN_XML = readFileSync(path.join(FIXTURE_LISTS_DIR, 'consolidated.xml'), 'utf8');
+const GASTON = 'Gaston Iyamuremye';
+const BADEGE = 'Eric Badege';
+const GASTON_RECORD = /\s*<INDIVIDUAL>\s*<DATAID>6907995<\/DATAID>[\s\S]*?<\/INDIVIDUAL>/;
+const BADEGE_RECORD = /\s*<INDIVIDUAL>\s*<DATAID>6907993<\/DATAID>[\s\S]*?<\/INDIVIDUAL>/;
+
+function edited(xml: string, change: (xml: string) => string): string {
+  const result = change(xml);
+  expect(result).not.toBe(xml);
+  return result;
+}
+
+// The versions of the UN list the tests go through, in order.
+const WITHOUT_GASTON = edited(UN_XML, (xml) => xml.replace(GASTON_RECORD, ''));
+const WITH_GASTON = UN_XML;
+const BADEGE_CHANGED = edited(UN_XML, (xml) =>
+  xml.replace(/(<DATAID>6907993<\/DATAID>[\s\S]*?<COMMENTS1>)He fled to Rwanda/, '$1He fled to Uganda'),
+);
+const BADEGE_REMOVED = edited(BADEGE_CHANGED, (xml) => xml.replace(BADEGE_RECORD, ''));
+
+describe.each(backends())('ongoing monitoring ($name)', (shared) => {
+  let backend: Backend;
+  let drop: () => Promise<void>;
+  let server: ListServer;
+  let api: TestApp;
+  let receiver: WebhookReceiver;
+
+  /** Serves a new version of the UN list, has it refreshed, and lets the monitor run finish. */
+  const publish = async (xml: string) => {
+    server.serve('/un/consolidated.xml', { body: xml });
+    const refreshed = await api.admin('POST', '/admin/v1/lists/un_sc/refresh');
+    expect(refreshed.body.outcome).toBe('accepted');
+    await api.runtime.monitorRuns.settle();
+  };
+  const monitor = async (key: string, body: Record<string, unknown>) => {
+    const created = await api.request('POST', '/v1/monitors', { key, body: { type: 'person', ...body } });
+    expect(created.status).toBe(201);
+    return created.body;
+  };
+  const alertsOf = async (key: string, monitorId: string) =>
+    (await api.request('GET', `/v1/alerts?monitor_id=${monitorId}`, { key })).body.data as any[];
+  const used = async (key: string) =>
+    (await api.request('GET', '/v1/usage', { key })).body.current_month.count as number;
+
+  beforeAll(async () => {
+    ({ backend, drop } = await isolatedBackend(shared));
+    server = await ListServer.start();
+    receiver = await WebhookReceiver.start({ status: 204 });
+    api = await TestApp.start(backend, {
+      env: {
+        LISTS_ENABLED: 'un_sc',
+        LIST_URL_UN_SC: server.url('/un/consolidated.xml'),
+        LISTS_REFRESH_INTERVAL_MINUTES: '0',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        WEBHOOK_ALLOW_HTTP: 'true',
+      },
+    });
+    await publish(WITHOUT_GASTON);
+  }, 180_000);
+  afterAll(async () => {
+    await api?.close();
+    await server?.close();
+    await receiver?.close();
+    await drop?.();
+  });
+
+  // State shared by the tests below, which follow the list's versions in order.
+  let owner: { key: string; account: { id: string } };
+  let gastonMonitor: any;
+  let badegeMonitor: any;
+
+  it('creates a monitor with its first screening, counted once; lists, finds and deletes monitors', async () => {
+    owner = await api.createAccount('professional');
+    const hook = await api.request('POST', '/v1/webhooks', {
+      key: owner.key,
+      body: { url: `${receiver.url}/alerts`, events: ['monitor.alert'] },
+    });
+    expect(hook.status).toBe(201);
+    gastonMonitor = await monitor(owner.key, { query: GASTON, reference: 'customer-1' });
+    expect(gastonMonitor).toMatchObject({ query: GASTON, type: 'person', reference: 'customer-1' });
+    expect(gastonMonitor.screening.flags).toEqual([]);
+    badegeMonitor = await monitor(owner.key, { query: BADEGE, reference: 'customer-2' });
+    expect(badegeMonitor.screening.flags.length).toBeGreaterThan(0);
+    expect(await used(owner.key)).toBe(2);
+
+    const listed = await api.request('GET', '/v1/monitors?reference=customer-1', { key: owner.key });
+    expect(listed.body.data.map((m: any) => m.id)).toEqual([gastonMonitor.id]);
+    const first = await api.request('GET', '/v1/monitors?limit=1', { key: owner.key });
+    expect(first.body.data.map((m: any) => m.id)).toEqual([badegeMonitor.id]);
+    const next = await api.request('GET', `/v1/monitors?limit=1&cursor=${first.body.next_cursor}`, {
+      key: owner.key,
+    });
+    expect(next.body.data.map((m: any) => m.id)).toEqual([gastonMonitor.id]);
+    expect((await api.request('GET', '/v1/monitors?cursor=nonsense', { key: owner.key })).status).toBe(422);
+    const found = await api.request('GET', `/v1/monitors/${badegeMonitor.id}`, { key: owner.key });
+    expect(found.body).toMatchObject({ id: badegeMonitor.id, query: BADEGE });
+
+    const passing = await monitor(owner.key, { query: 'Someone Passing Through' });
+    expect((await api.request('DELETE', `/v1/monitors/${passing.id}`, { key: owner.key })).status).toBe(204);
+    expect((await api.request('GET', `/v1/monitors/${passing.id}`, { key: owner.key })).status).toBe(404);
+    expect((await api.request('DELETE', `/v1/monitors/${passing.id}`, { key: owner.key })).status).toBe(404);
+    const other = await api.createAccount('enterprise');
+    expect((await api.request('GET', `/v1/monitors/${gastonMonitor.id}`, { key: other.key })).status).toBe(
+      404,
+    );
+  });
+
+  it('refuses monitors on Starter (403), over the plan limit (402), and bad requests (422)', async () => {
+    const starter = await api.createAccount('starter');
+    const refused = await api.request('POST', '/v1/monitors', { key: starter.key, body: { query: GASTON } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.type).toContain('plan-feature-unavailable');
+
+    const full = await api.createAccount('professional');
+    await sql`INSERT INTO monitors (id, account_id, subject_key, entity, query_type, request, created_at)
+      SELECT gen_random_uuid(), ${full.account.id}, 'query:x', 'x', 'person', '{}'::jsonb, now()
+      FROM generate_series(1, 10000)`.execute(api.runtime.ctx.db);
+    const over = await api.request('POST', '/v1/monitors', { key: full.key, body: { query: GASTON } });
+    expect(over.status).toBe(402);
+    expect(over.body.type).toContain('monitor-limit-reached');
+    expect(await used(full.key)).toBe(0);
+
+    const bad = await api.request('POST', '/v1/monitors', {
+      key: owner.key,
+      body: { query: 'x', colour: 1 },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.headers.get('content-type')).toContain('application/problem+json');
+  });
+
+  it('a new version designating a monitored party raises one alert and one monitor.alert webhook, uncounted', async () => {
+    const bystander = await api.createAccount('enterprise');
+    const unrelated = await monitor(bystander.key, { query: 'Someone Else Entirely' });
+    await publish(WITH_GASTON);
+
+    const alerts = await alertsOf(owner.key, gastonMonitor.id);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({
+      monitor_id: gastonMonitor.id,
+      reference: 'customer-1',
+      reason: 'new_match',
+      list: 'un_sc',
+      status: 'open',
+    });
+    expect(alerts[0].flags[0].details.name.toLowerCase()).toContain('iyamuremye');
+    const screening = await api.request('GET', `/v1/screen/${alerts[0].screening_id}`, { key: owner.key });
+    expect(screening.status).toBe(200);
+    expect(screening.body.flags.map((f: any) => f.id)).toContain(alerts[0].flags[0].id);
+    // Badege's record did not change: the monitor already flagged for it is not alerted.
+    expect(await alertsOf(owner.key, badegeMonitor.id)).toEqual([]);
+    expect(await alertsOf(bystander.key, unrelated.id)).toEqual([]);
+    expect(await used(owner.key)).toBe(3);
+
+    await api.runtime.webhookDelivery.settle();
+    const events = receiver.received
+      .filter((r) => r.path.endsWith('/alerts'))
+      .map((r) => JSON.parse(r.body.toString()));
+    expect(events).toHaveLength(1);
+    // The alert is in the account's audit log, as the request that raised it would be.
+    await api.runtime.ctx.audit.flush();
+    const audited = await api.request('GET', `/v1/audit?path=/v1/monitors/${gastonMonitor.id}/alerts`, {
+      key: owner.key,
+    });
+    expect(audited.body.data.map((row: any) => row.route)).toEqual(['/v1/monitors/:id/alerts']);
+    expect(events[0]).toMatchObject({
+      event: 'monitor.alert',
+      alert_id: alerts[0].id,
+      data: { id: alerts[0].id },
+    });
+  });
+
+  it('the same version run again (a run repeated after a crash) raises no second alert', async () => {
+    await sql`UPDATE list_changes SET done_at = NULL, claimed_until = NULL, monitor_cursor = NULL`.execute(
+      api.runtime.ctx.db,
+    );
+    api.runtime.monitorRuns.wake();
+    await api.runtime.monitorRuns.settle();
+    expect(await alertsOf(owner.key, gastonMonitor.id)).toHaveLength(1);
+    expect(await alertsOf(owner.key, badegeMonitor.id)).toEqual([]);
+    await api.runtime.webhookDelivery.settle();
+    expect(receiver.received.filter((r) => r.path.endsWith('/alerts'))).toHaveLength(1);
+  });
+
+  it('a changed record alerts record_changed, a cleared match too; its removal alerts only the uncleared', async () => {
+    // The same party monitored for another customer, whose match an analyst cleared.
+    const cleared = await monitor(owner.key, { query: BADEGE, reference: 'customer-3' });
+    const flag = cleared.screening.flags[0];
+    const decided = await api.request(
+      'POST',
+      `/v1/screen/${cleared.screening.id}/flags/${encodeURIComponent(flag.id)}/decision`,
+      { key: owner.key, body: { decision: 'false_positive', note: 'another Eric Badege' } },
+    );
+    expect(decided.status).toBe(201);
+
+    await publish(BADEGE_CHANGED);
+    const changed = await alertsOf(owner.key, badegeMonitor.id);
+    expect(changed.map((a) => a.reason)).toEqual(['record_changed']);
+    expect(changed[0].flags[0].id).toBe(flag.id);
+    // Cleared in an earlier state of the record: the change is news.
+    const clearedAlerts = await alertsOf(owner.key, cleared.id);
+    expect(clearedAlerts.map((a) => a.reason)).toEqual(['record_changed']);
+    expect(await alertsOf(owner.key, gastonMonitor.id)).toHaveLength(1);
+
+    // Cleared again in the changed state: its removal from the list is no news.
+    const again = await api.request(
+      'POST',
+      `/v1/screen/${clearedAlerts[0].screening_id}/flags/${encodeURIComponent(flag.id)}/decision`,
+      { key: owner.key, body: { decision: 'false_positive', note: 'still another Eric Badege' } },
+    );
+    expect(again.status).toBe(201);
+    await publish(BADEGE_REMOVED);
+    expect((await alertsOf(owner.key, badegeMonitor.id)).map((a) => a.reason).sort()).toEqual([
+      'record_changed',
+      'record_removed',
+    ]);
+    expect((await alertsOf(owner.key, cleared.id)).map((a) => a.reason)).toEqual(['record_changed']);
+  });
+
+  it('lists alerts by status and closes one with a note', async () => {
+    const [alert] = await alertsOf(owner.key, gastonMonitor.id);
+    const closed = await api.request('POST', `/v1/alerts/${alert.id}/close`, {
+      key: owner.key,
+      body: { note: 'Customer offboarded' },
+    });
+    expect(closed.status).toBe(200);
+    expect(closed.body).toMatchObject({ id: alert.id, status: 'closed', note: 'Customer offboarded' });
+    const open = await api.request('GET', '/v1/alerts?status=open', { key: owner.key });
+    expect(open.body.data.map((a: any) => a.id)).not.toContain(alert.id);
+    const closedList = await api.request('GET', '/v1/alerts?status=closed', { key: owner.key });
+    expect(closedList.body.data.map((a: any) => a.id)).toEqual([alert.id]);
+    const noNote = await api.request('POST', `/v1/alerts/${alert.id}/close`, { key: owner.key, body: {} });
+    expect(noNote.status).toBe(422);
+    const other = await api.createAccount('professional');
+    const foreign = await api.request('POST', `/v1/alerts/${alert.id}/close`, {
+      key: other.key,
+      body: { note: 'x' },
+    });
+    expect(foreign.status).toBe(404);
+  });
+});
+
+describe.each(backends())('a monitor run its process left unfinished ($name)', (shared) => {
+  // On the embedded database the process is the only writer: a claim found at start is a dead
+  // process's, taken back at once. On PostgreSQL another instance takes it once its lease lapsed.
+  const soleWriter = shared.databaseUrl === undefined;
+
+  it('is finished after a restart with exactly one alert per monitor, also when run twice', async () => {
+    const { backend, drop } = await isolatedBackend(shared);
+    const server = await ListServer.start();
+    const dataDir = mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'css-monitoring-'));
+    const env = {
+      LISTS_ENABLED: 'un_sc',
+      LIST_URL_UN_SC: server.url('/un/consolidated.xml'),
+      LISTS_REFRESH_INTERVAL_MINUTES: '0',
+    };
+    const start = () => TestApp.start(backend, { env, dataDir, inMemoryDatabase: false });
+    const refresh = async (app: TestApp, xml: string) => {
+      server.serve('/un/consolidated.xml', { body: xml });
+      expect((await app.admin('POST', '/admin/v1/lists/un_sc/refresh')).body.outcome).toBe('accepted');
+    };
+    // As a process that claimed the change and died would leave it.
+    const abandon = (app: TestApp) =>
+      sql`UPDATE list_changes SET done_at = NULL, monitor_cursor = NULL, claimed_until = ${
+        soleWriter ? sql`now() + interval '1 minute'` : sql`now() - interval '1 second'`
+      }`.execute(app.runtime.ctx.db);
+    let api = await start();
+    try {
+      await refresh(api, WITHOUT_GASTON);
+      await api.runtime.monitorRuns.settle();
+      const { key } = await api.createAccount('enterprise');
+      const monitors: string[] = [];
+      for (const reference of ['a', 'b', 'c']) {
+        const created = await api.request('POST', '/v1/monitors', {
+          key,
+          body: { query: GASTON, type: 'person', reference },
+        });
+        monitors.push(created.body.id);
+      }
+      // The run stops first, as in a shutdown: the new version's change waits in the database.
+      await api.runtime.monitorRuns.close();
+      await refresh(api, WITH_GASTON);
+      await abandon(api);
+      await api.close();
+
+      const alertsPerMonitor = async () => {
+        const { data } = (await api.request('GET', '/v1/alerts?limit=100', { key })).body;
+        return monitors.map((id) => data.filter((a: any) => a.monitor_id === id).length);
+      };
+      api = await start();
+      await api.runtime.monitorRuns.settle();
+      expect(await alertsPerMonitor()).toEqual([1, 1, 1]);
+
+      await abandon(api);
+      await api.close();
+      api = await start();
+      await api.runtime.monitorRuns.settle();
+      expect(await alertsPerMonitor()).toEqual([1, 1, 1]);
+    } finally {
+      await api.close();
+      await server.close();
+      await drop();
+    }
+  }, 180_000);
+});
