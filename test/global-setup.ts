@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import type { TestProject } from 'vitest/node';
 import { writeEmbeddedImage } from './support/embedded-image.js';
-import { createSchema } from './support/postgres-schema.js';
+import { createSchema, dropSchemasStartingWith } from './support/postgres-schema.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -47,6 +47,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   );
   return async () => {
     await removeImage();
-    await Promise.all(schemas.map((schema) => schema.drop()));
+    // The workers' schemas and the test databases' schemas (isolated-database.ts).
+    await dropSchemasStartingWith(baseUrl, `${runId}_`);
   };
 }

@@ -28,3 +28,18 @@ export async function createSchema(baseUrl: string, name: string): Promise<Schem
   scoped.searchParams.set('options', `-c search_path=${name}`);
   return { url: scoped.toString(), drop: () => run(base.toString(), `DROP SCHEMA ${name} CASCADE`) };
 }
+
+/** Drops every schema whose name starts with `prefix`: what a test run made, at its end. */
+export async function dropSchemasStartingWith(baseUrl: string, prefix: string): Promise<void> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ nspname: string }>(
+      'SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)',
+      [prefix],
+    );
+    for (const { nspname } of rows) await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
