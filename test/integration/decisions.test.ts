@@ -177,6 +177,20 @@ describe.each(backends())('decisions on flags ($name)', (shared) => {
     expect(again.body.risk_level).toBe(first.body.risk_level);
   });
 
+  it('keeps one standing decision when several are taken on one record at once', async () => {
+    const { key } = await api.createAccount();
+    const first = await screen(key, { query: LISTED, reference: 'cust-race' });
+    const flag = flagOf(first.body, LISTED);
+    const taken = await Promise.all(
+      Array.from({ length: 8 }, (_, n) =>
+        decide(key, first.body.id, flag.id, { decision: 'false_positive', note: `Double click ${n}.` }),
+      ),
+    );
+    expect(taken.map((r) => r.status)).toEqual(Array(8).fill(201));
+    const standing = await api.request('GET', '/v1/decisions?reference=cust-race', { key });
+    expect(standing.body.data).toHaveLength(1);
+  });
+
   it("never shows or applies another account's decisions, screenings or flags", async () => {
     const owner = await api.createAccount();
     const other = await api.createAccount();

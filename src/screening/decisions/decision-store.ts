@@ -1,5 +1,4 @@
-import type { Selectable } from 'kysely';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { isUuid } from '../../ids.js';
 import type { Db } from '../../store/database.js';
 import { newestFirstPage } from '../../store/page-cursor.js';
@@ -104,6 +103,11 @@ export async function insertDecision(db: Db, d: NewDecision): Promise<StoredDeci
     created_at: d.at,
   };
   await db.transaction().execute(async (trx) => {
+    // Two decisions on one record of one subject at once (a double click, two analysts) would
+    // each find no standing decision to supersede and both stand: they take turns here instead.
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${d.accountId}\n${d.subjectKey}\n${d.flagId}`}, 0))`.execute(
+      trx,
+    );
     await trx
       .updateTable('decisions')
       .set({ withdrawn_at: d.at })
