@@ -46,23 +46,9 @@ export function identifyFlags(flags: readonly Flag[]): ScreenedFlag[] {
 
 function flagIdOf(flag: Flag, recordHash: string): string {
   const { source_id: sourceId, url } = flag.details;
-  if (typeof sourceId === 'string' && sourceId !== '') return `${flag.source}:${sourceId}${viaListing(flag)}`;
+  if (typeof sourceId === 'string' && sourceId !== '') return `${flag.source}:${sourceId}`;
   if (typeof url === 'string' && url !== '') return `${flag.source}:${shortHash(url)}`;
   return `${flag.source}:${recordHash.slice(0, 16)}`;
-}
-
-/**
- * A flag that rests on another party's listing (a company whose parent is listed) is about that
- * pair: one company may be flagged through its direct and its ultimate parent, each on several
- * lists, and each such flag is decided on its own.
- */
-function viaListing(flag: Flag): string {
-  const via = flag.details.via as
-    | { relationship?: unknown; listed_parent?: { source?: unknown; source_id?: unknown } }
-    | undefined;
-  const listed = via?.listed_parent;
-  if (!listed || typeof listed.source !== 'string') return '';
-  return `:${String(via?.relationship ?? 'parent')}:${listed.source}:${String(listed.source_id ?? '')}`;
 }
 
 function recordHashOf(flag: Flag): string {

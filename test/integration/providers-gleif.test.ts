@@ -83,7 +83,8 @@ describeProvider(GLEIF, {
         type: 'sanctions',
         list: 'UN_CONSOLIDATED',
         details: {
-          source_id: SUBSIDIARY,
+          source_id: expect.stringMatching(new RegExp(`^${SUBSIDIARY}:ultimate_parent:un_sc:`)),
+          lei: SUBSIDIARY,
           name: 'BLUE HARBOUR TRADING LIMITED',
           matched_name: 'BLUE HARBOUR TRADING LIMITED',
           via: {

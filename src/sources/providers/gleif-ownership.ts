@@ -86,7 +86,9 @@ export function listedParentFlag(match: CompanyMatch, link: OwnershipLink, listi
     list: listing.list,
     match_score: Math.min(comparison.score, listing.match_score),
     details: {
-      source_id: record.lei,
+      // The flag's record is the company's link to one listing: a company may be flagged through
+      // its direct and its ultimate parent, each on several lists, and each is decided on its own.
+      source_id: `${record.lei}:${link.relationship}:${listing.source}:${String(listing.details.source_id ?? '')}`,
       kind: 'organization',
       name: record.legalName,
       lei: record.lei,

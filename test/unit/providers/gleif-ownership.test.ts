@@ -93,7 +93,8 @@ describe('GLEIF ownership: from a matched company and its listed parent to a fla
       list: 'UN_CONSOLIDATED',
       match_score: 0.93,
       details: {
-        source_id: '5493003BHTRD00HK0161',
+        source_id: '5493003BHTRD00HK0161:ultimate_parent:un_sc:KPe.001',
+        lei: '5493003BHTRD00HK0161',
         name: 'BLUE HARBOUR TRADING LIMITED',
         matched_name: 'BLUE HARBOUR TRADING LIMITED',
         company_match_score: 1,
@@ -118,6 +119,20 @@ describe('GLEIF ownership: from a matched company and its listed parent to a fla
         },
       },
     });
+  });
+
+  it('names each link of a company to a listing apart, so that each flag is decided on its own', () => {
+    const match = companyMatch('blue harbour trading limited', subsidiary!);
+    const links = ownershipLinks(subsidiary!, intermediate, listedParent);
+    const ofacListing: Flag = {
+      ...unListing,
+      source: 'ofac_sdn',
+      details: { ...unListing.details, source_id: '36' },
+    };
+    const ids = links.flatMap((link) =>
+      [unListing, ofacListing].map((listing) => listedParentFlag(match, link, listing).details.source_id),
+    );
+    expect(new Set(ids).size).toBe(4);
   });
 
   it('scores a weak company match below a strong listing: the flag is only as sure as the company match', () => {

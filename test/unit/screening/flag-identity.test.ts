@@ -17,30 +17,7 @@ const listFlag = (details: Record<string, unknown>, score = 0.9): Flag => ({
   },
 });
 
-const listedParentFlag = (relationship: string, source: string, sourceId: string): Flag => ({
-  type: 'sanctions',
-  source: 'gleif',
-  list: 'SDN',
-  match_score: 0.9,
-  details: {
-    source_id: '5493003BHTRD00HK0161',
-    name: 'SUBSIDIARY LTD',
-    via: { relationship, listed_parent: { source, source_id: sourceId, name: 'PARENT' } },
-  },
-});
-
 describe('flag identity', () => {
-  it('names each listed parent of one company apart, so that each is decided on its own', () => {
-    const flags = identifyFlags([
-      listedParentFlag('direct_parent', 'ofac_sdn', '36'),
-      listedParentFlag('ultimate_parent', 'ofac_sdn', '36'),
-      listedParentFlag('direct_parent', 'un_sc', 'KPe.001'),
-    ]);
-    expect(new Set(flags.map((flag) => flag.id)).size).toBe(3);
-    expect(flags[0]!.id).toBe('gleif:5493003BHTRD00HK0161:direct_parent:ofac_sdn:36');
-    expect(identifyFlags([listedParentFlag('direct_parent', 'ofac_sdn', '36')])[0]!.id).toBe(flags[0]!.id);
-  });
-
   it('names a list record by its source and id, whatever matched it and how well', () => {
     const [a] = identifyFlags([listFlag({}, 0.9)]);
     const [b] = identifyFlags([
