@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { PLANS } from '../../accounts/plans.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
+import { inBackground } from '../../background-work.js';
 import type { Clock } from '../../clock.js';
 import { NameIndex } from '../../matching/index.js';
 import type { ListSnapshotStore } from '../../sources/lists/snapshot-store.js';
@@ -71,7 +72,15 @@ export class MonitorRunWorker extends ClaimLoop<ClaimedChange> {
     return claimChanges(db, clock.now(), MONITOR_RUN_LEASE_MS, this.deps.inService(), room);
   }
 
-  protected async run(change: ClaimedChange, stop: AbortSignal): Promise<void> {
+  /**
+   * No one waits on a monitor run: like a batch, it is background work, which the database pool
+   * and the matching thread serve after interactive requests.
+   */
+  protected run(change: ClaimedChange, stop: AbortSignal): Promise<void> {
+    return inBackground(() => this.runChange(change, stop));
+  }
+
+  private async runChange(change: ClaimedChange, stop: AbortSignal): Promise<void> {
     const { db, clock, snapshots } = this.deps;
     const current = await snapshots.loadSnapshot(change.snapshotId);
     if (!current) {
