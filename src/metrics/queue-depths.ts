@@ -8,6 +8,8 @@ export interface QueueDepths {
   batchItems: number;
   webhookEvents: number;
   webhookDeliveries: number;
+  /** List versions whose monitor run is not done. */
+  listChanges: number;
 }
 
 /**
@@ -22,18 +24,23 @@ export async function readQueueDepths(
 ): Promise<QueueDepths | undefined> {
   const query = db.transaction().execute(async (trx) => {
     await sql`SET LOCAL statement_timeout = ${sql.raw(String(Math.floor(timeoutMs)))}`.execute(trx);
-    const { rows } = await sql<{ batch_items: string; webhook_events: string; webhook_deliveries: string }>`
+    const { rows } = await sql<{
+      batch_items: string;
+      webhook_events: string;
+      webhook_deliveries: string;
+      list_changes: string;
+    }>`
       SELECT
         (SELECT count(*) FROM batch_items WHERE status IN ('pending', 'running')) AS batch_items,
         (SELECT count(*) FROM webhook_events WHERE NOT fanned_out) AS webhook_events,
-        (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') AS webhook_deliveries`.execute(
-      trx,
-    );
+        (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') AS webhook_deliveries,
+        (SELECT count(*) FROM list_changes WHERE done_at IS NULL) AS list_changes`.execute(trx);
     const row = rows[0]!;
     return {
       batchItems: Number(row.batch_items),
       webhookEvents: Number(row.webhook_events),
       webhookDeliveries: Number(row.webhook_deliveries),
+      listChanges: Number(row.list_changes),
     };
   });
   let timer: NodeJS.Timeout | undefined;

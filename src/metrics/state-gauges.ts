@@ -163,6 +163,11 @@ function queueGauges(registers: Registry[], probes: StateProbes): void {
     'Webhook deliveries waiting for their first attempt or a retry (whole database).',
     (d) => d.webhookDeliveries,
   );
+  depthGauge(
+    'monitor_runs_pending',
+    'List versions whose monitor run (ongoing monitoring) is not done (whole database).',
+    (d) => d.listChanges,
+  );
   new Gauge({
     name: 'queue_depth_query_ok',
     aggregator: 'min',

@@ -199,11 +199,10 @@ export class ScreeningService {
    * undefined when the result is not worth keeping (it raises none): then it is not stored.
    */
   async screenUncounted(
-    key: ScreeningSubject,
+    subject: UsageSubject,
     request: ScreeningRequest,
     alongside: (result: StoredResult) => Record<string, RawBuilder<unknown>> | undefined,
   ): Promise<{ result: StoredResult; stored: boolean }> {
-    const subject = subjectOf(key);
     const evaluated = await this.evaluate(subject, request, false, false);
     if (evaluated.cached) throw new Error('a screening asked to be live came from the cache');
     const { result } = evaluated.record;

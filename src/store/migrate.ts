@@ -14,6 +14,7 @@ import * as attemptWindows from './migrations/0012-attempt-windows.js';
 import * as batchItemCompleteness from './migrations/0013-batch-item-completeness.js';
 import * as decisions from './migrations/0014-decisions.js';
 import * as monitoring from './migrations/0015-monitoring.js';
+import * as monitoringRuns from './migrations/0016-monitoring-runs.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-batch-item-completeness': batchItemCompleteness,
   '0014-decisions': decisions,
   '0015-monitoring': monitoring,
+  '0016-monitoring-runs': monitoringRuns,
 };
 
 class CompiledMigrations implements MigrationProvider {

@@ -171,6 +171,25 @@ export interface MonitorTable {
   request: Json<Record<string, unknown>>;
   created_at: Timestamp;
   deleted_at: Timestamp | null;
+  /** The import that made it (see monitor_imports); null for one made alone. */
+  import_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When its first screening was done: list changes are watched from then on. Null while due. */
+  first_screened_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  first_screening_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Why its first screening could not be done (a problem type): it is then not watched. */
+  first_screening_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Lease of an instance doing its first screening. */
+  claimed_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** An import of many monitors, whose first screenings are done in the background. */
+export interface MonitorImportTable {
+  id: string;
+  account_id: string;
+  key_id: string | null;
+  total: number;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
 }
 
 /** A listed record, in one state, that a monitor is known to be flagged for. */
@@ -195,6 +214,9 @@ export interface ListChangeTable {
   monitor_cursor: string | null;
   done_at: Timestamp | null;
   summary: Json<Record<string, unknown>> | null;
+  /** The claim a run holds: its writes count only while the row still carries it. */
+  claim_token: ColumnType<string | null, string | null | undefined, string | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A list change that touched a monitor: one per monitor, record version and reason. */
@@ -206,6 +228,8 @@ export interface AlertTable {
   screening_id: string;
   flag_id: string;
   record_hash: string;
+  /** The list change whose run raised it. */
+  list_change_id: string;
   /** new_match | record_changed | record_removed */
   reason: string;
   list: string;
@@ -347,6 +371,7 @@ export interface DatabaseSchema {
   monitors: MonitorTable;
   monitor_flags: MonitorFlagTable;
   list_changes: ListChangeTable;
+  monitor_imports: MonitorImportTable;
   alerts: AlertTable;
   webhooks: WebhookTable;
   webhook_events: WebhookEventTable;

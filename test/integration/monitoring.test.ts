@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimChanges, markDone, saveProgress } from '../../src/screening/monitoring/list-change-queue.js';
+import { MONITOR_RUN_MAX_ATTEMPTS } from '../../src/screening/monitoring/monitoring-policy.js';
 import { type Backend, backends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { ListServer } from '../support/list-server.js';
@@ -50,6 +53,13 @@ describe.each(backends())('ongoing monitoring ($name)', (shared) => {
   };
   const alertsOf = async (key: string, monitorId: string) =>
     (await api.request('GET', `/v1/alerts?monitor_id=${monitorId}`, { key })).body.data as any[];
+  const latestChange = () =>
+    api.runtime.ctx.db
+      .selectFrom('list_changes')
+      .select(['id', 'snapshot_id', 'created_at'])
+      .where('list_id', '=', 'un_sc')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
   const used = async (key: string) =>
     (await api.request('GET', '/v1/usage', { key })).body.current_month.count as number;
 
@@ -227,6 +237,38 @@ describe.each(backends())('ongoing monitoring ($name)', (shared) => {
     expect((await alertsOf(owner.key, cleared.id)).map((a) => a.reason)).toEqual(['record_changed']);
   });
 
+  it('a record delisted and listed again alerts again, unless cleared in that state', async () => {
+    const cleared = (await api.request('GET', '/v1/monitors?reference=customer-3', { key: owner.key })).body
+      .data[0];
+    await publish(BADEGE_CHANGED);
+    const relisted = await alertsOf(owner.key, badegeMonitor.id);
+    expect(relisted.map((a) => a.reason).sort()).toEqual(['new_match', 'record_changed', 'record_removed']);
+    // The analyst's standing decision on this very state of the record still holds.
+    expect((await alertsOf(owner.key, cleared.id)).map((a) => a.reason)).toEqual(['record_changed']);
+  });
+
+  it("one monitor the account can no longer screen does not hold up the others' alerts", async () => {
+    const broken = await monitor(owner.key, { query: GASTON, reference: 'customer-4' });
+    const sound = await monitor(owner.key, { query: GASTON, reference: 'customer-5' });
+    // As if the plan no longer allowed what the monitor was created with.
+    await sql`UPDATE monitors SET request = request || '{"options": {"sources": ["un_sc", "retired_list"]}}'::jsonb
+      WHERE id = ${broken.id}`.execute(api.runtime.ctx.db);
+    // Made well before the list change (a run's last pass takes the monitors of its last minute).
+    await sql`UPDATE monitors SET first_screened_at = first_screened_at - interval '10 minutes'
+      WHERE id IN (${broken.id}, ${sound.id})`.execute(api.runtime.ctx.db);
+    await publish(WITHOUT_GASTON);
+    expect((await alertsOf(owner.key, sound.id)).map((a) => a.reason)).toEqual(['record_removed']);
+    expect(await alertsOf(owner.key, broken.id)).toEqual([]);
+    const { rows } = await sql<{ summary: any }>`SELECT summary FROM list_changes
+      ORDER BY created_at DESC LIMIT 1`.execute(api.runtime.ctx.db);
+    expect(rows[0]?.summary).toMatchObject({ refused: 1 });
+    await publish(WITH_GASTON);
+    expect((await alertsOf(owner.key, sound.id)).map((a) => a.reason).sort()).toEqual([
+      'new_match',
+      'record_removed',
+    ]);
+  });
+
   it('lists alerts by status and closes one with a note', async () => {
     const [alert] = await alertsOf(owner.key, gastonMonitor.id);
     const closed = await api.request('POST', `/v1/alerts/${alert.id}/close`, {
@@ -247,6 +289,87 @@ describe.each(backends())('ongoing monitoring ($name)', (shared) => {
       body: { note: 'x' },
     });
     expect(foreign.status).toBe(404);
+  });
+
+  it('a monitor first screened after a change was written is screened by its run, whatever its id', async () => {
+    const { db } = api.runtime.ctx;
+    const late = await monitor(owner.key, { query: GASTON, reference: 'customer-6' });
+    const latest = await latestChange();
+    // As if its first screening had been done by an instance not yet serving the latest version,
+    // while the run's pages were already past its id.
+    await db.deleteFrom('monitor_flags').where('monitor_id', '=', late.id).execute();
+    await sql`UPDATE monitors SET first_screened_at = ${latest.created_at}::timestamptz + interval '1 second'
+      WHERE id = ${late.id}`.execute(db);
+    await sql`UPDATE list_changes SET done_at = NULL, claimed_until = NULL,
+      monitor_cursor = 'ffffffff-ffff-4fff-bfff-ffffffffffff' WHERE id = ${latest.id}`.execute(db);
+    api.runtime.monitorRuns.wake();
+    await api.runtime.monitorRuns.settle();
+    expect((await alertsOf(owner.key, late.id)).map((a) => a.reason)).toEqual(['new_match']);
+  });
+
+  it('a change whose run failed every attempt is given up, with the last error, and the queue goes on', async () => {
+    const { db } = api.runtime.ctx;
+    const latest = await latestChange();
+    const failing = randomUUID();
+    await db
+      .insertInto('list_changes')
+      .values({
+        id: failing,
+        list_id: 'un_sc',
+        snapshot_id: latest.snapshot_id,
+        previous_snapshot_id: null,
+        created_at: new Date(new Date(latest.created_at).getTime() - 1000),
+        attempts: MONITOR_RUN_MAX_ATTEMPTS,
+        last_error: 'the database went away',
+      })
+      .execute();
+    api.runtime.monitorRuns.wake();
+    await api.runtime.monitorRuns.settle();
+    const row = await db.selectFrom('list_changes').selectAll().where('id', '=', failing).executeTakeFirst();
+    expect(row?.done_at).not.toBeNull();
+    expect(row?.summary).toEqual({ abandoned: 'the database went away' });
+    const metrics = (await api.admin<string>('GET', '/metrics')).body;
+    expect(metrics).toMatch(/^monitor_runs_pending 0$/m);
+  });
+
+  it('a change is claimed only where its version or a later one serves, and a lapsed claim writes nothing', async () => {
+    const { db } = api.runtime.ctx;
+    // A list no instance serves: the running worker never claims these rows.
+    const [s1, s2, s3] = [randomUUID(), randomUUID(), randomUUID()];
+    const changes = [s1, s2, s3].map((snapshot, i) => ({
+      id: randomUUID(),
+      list_id: 'queue_probe',
+      snapshot_id: snapshot,
+      created_at: new Date(Date.UTC(2026, 0, 1 + i)),
+    }));
+    await db.insertInto('list_changes').values(changes).execute();
+    const now = new Date();
+    const claim = (inService: string[]) =>
+      claimChanges(db, now, 60_000, inService, 10).then((claimed) => claimed.map((c) => c.snapshotId));
+
+    expect(await claim([])).toEqual([]);
+    // An instance still on the first version leaves the second and third to one that caught up.
+    expect(await claim([s1])).toEqual([s1]);
+    expect((await claim([s3])).sort()).toEqual([s2, s3].sort());
+
+    await db
+      .updateTable('list_changes')
+      .set({ claimed_until: new Date(0) })
+      .where('snapshot_id', '=', s3)
+      .execute();
+    const [stale] = await db
+      .selectFrom('list_changes')
+      .select(['id', 'claim_token'])
+      .where('snapshot_id', '=', s3)
+      .execute();
+    const [taken] = await claimChanges(db, now, 60_000, [s3], 10);
+    expect(taken?.snapshotId).toBe(s3);
+    const staleClaim = { ...taken!, claimToken: stale!.claim_token! };
+    expect(await saveProgress(db, staleClaim, randomUUID(), now)).toBe(false);
+    expect(await markDone(db, staleClaim, now, {})).toBe(false);
+    expect(await saveProgress(db, taken!, randomUUID(), now)).toBe(true);
+    expect(await markDone(db, taken!, now, { alerts: 0 })).toBe(true);
+    await db.deleteFrom('list_changes').where('list_id', '=', 'queue_probe').execute();
   });
 });
 

@@ -171,6 +171,7 @@ async function alertOn(
       reason: 'new_match',
       list: 'un_sc',
       list_version: marker,
+      list_change_id: randomUUID(),
       flags: '[]',
       status: 'open',
       created_at: new Date(),

@@ -36,6 +36,8 @@ export interface NewAlert {
   reason: AlertReason;
   list: string;
   listVersion: string;
+  /** The list change whose run raises it: one alert per monitor, record version, reason and change. */
+  listChangeId: string;
   flag: ScreenedFlag;
 }
 
@@ -44,10 +46,11 @@ const INSERTED_ALERTS = 'monitor_alerts';
 
 /**
  * The statements that raise `alerts` in the statement storing their screening (`screeningId`):
- * each alert row, unless the same monitor already has it for the same record version and reason
- * (the unique index: a run repeated after a crash, or by another instance, raises nothing twice);
- * the records now known to be flagged for the monitor; and one `monitor.alert` event per alert
- * actually inserted, when a webhook of the account subscribes.
+ * each alert row, unless the same monitor already has it for the same record version, reason and
+ * list change (the unique index: a run repeated after a crash, or by another instance, raises
+ * nothing twice); the records now known to be flagged for the monitor, in their new state only
+ * (a record that changes back to an earlier state is news again); and one `monitor.alert` event
+ * per alert actually inserted, when a webhook of the account subscribes.
  */
 export function raiseAlertStatements(
   accountId: string,
@@ -85,7 +88,7 @@ export function raiseAlertStatements(
       alert,
     }) => sql`(${id}::uuid, ${alert.monitorId}::uuid, ${alert.reference}::text, ${alert.flagId}::text,
       ${alert.recordHash}::text, ${alert.reason}::text, ${alert.list}::text, ${alert.listVersion}::text,
-      ${JSON.stringify([alert.flag])}::jsonb)`,
+      ${alert.listChangeId}::uuid, ${JSON.stringify([alert.flag])}::jsonb)`,
   );
   const known = rows.flatMap(({ alert }) =>
     alert.reason === 'record_removed'
@@ -105,12 +108,12 @@ export function raiseAlertStatements(
   return {
     [INSERTED_ALERTS]: sql`
       INSERT INTO alerts (id, account_id, monitor_id, reference, screening_id, flag_id, record_hash, reason,
-        list, list_version, flags, status, created_at)
+        list, list_version, list_change_id, flags, status, created_at)
       SELECT v.id, ${accountId}, v.monitor_id, v.reference, s.id, v.flag_id, v.record_hash, v.reason, v.list,
-        v.list_version, v.flags, 'open', ${now}
+        v.list_version, v.list_change_id, v.flags, 'open', ${now}
       FROM ${sql.id(STORED_SCREENINGS)} AS s, (VALUES ${sql.join(values)})
-        AS v (id, monitor_id, reference, flag_id, record_hash, reason, list, list_version, flags)
-      ON CONFLICT (monitor_id, flag_id, record_hash, reason) DO NOTHING
+        AS v (id, monitor_id, reference, flag_id, record_hash, reason, list, list_version, list_change_id, flags)
+      ON CONFLICT (monitor_id, flag_id, record_hash, reason, list_change_id) DO NOTHING
       RETURNING id`,
     ...(known.length > 0
       ? {
@@ -119,6 +122,11 @@ export function raiseAlertStatements(
             SELECT k.monitor_id, k.flag_id, k.record_hash, k.flag, ${now}
             FROM ${sql.id(STORED_SCREENINGS)}, (VALUES ${sql.join(known)}) AS k (monitor_id, flag_id, record_hash, flag)
             ON CONFLICT DO NOTHING
+            RETURNING 1`,
+          monitor_flags_superseded: sql`
+            DELETE FROM monitor_flags AS m
+            USING ${sql.id(STORED_SCREENINGS)}, (VALUES ${sql.join(known)}) AS k (monitor_id, flag_id, record_hash, flag)
+            WHERE m.monitor_id = k.monitor_id AND m.flag_id = k.flag_id AND m.record_hash <> k.record_hash
             RETURNING 1`,
         }
       : {}),
@@ -141,7 +149,7 @@ const COLUMNS = [
   'closed_at',
 ] as const;
 
-type AlertRow = Omit<Selectable<AlertTable>, 'account_id' | 'flag_id' | 'record_hash'>;
+type AlertRow = Omit<Selectable<AlertTable>, 'account_id' | 'flag_id' | 'record_hash' | 'list_change_id'>;
 
 function fromRow(row: AlertRow): AlertView {
   return {

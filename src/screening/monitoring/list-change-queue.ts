@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../store/database.js';
 
@@ -7,14 +8,20 @@ export interface ClaimedChange {
   listId: string;
   snapshotId: string;
   previousSnapshotId: string | null;
+  createdAt: Date;
   monitorCursor: string | null;
+  /** This claim's; a write carrying another (a lapsed claim's) changes nothing. */
+  claimToken: string;
+  /** Claims so far, this one included. */
+  attempts: number;
+  lastError: string | null;
 }
 
 /**
  * Claims up to `limit` list changes not yet run, for `leaseMs` (FOR UPDATE SKIP LOCKED: every
- * instance claims, none the same change). Only changes this instance can run: those whose version
- * it has in service (its screenings see the new records), or that a later version already replaced
- * (which the later change's run brings in).
+ * instance claims, none the same change). Only changes whose version, or a later version of the
+ * same list, this instance has in service: its screenings must see the records the change added.
+ * An instance still serving an older version leaves the change to one that has caught up.
  */
 export async function claimChanges(
   db: Db,
@@ -23,61 +30,109 @@ export async function claimChanges(
   inService: readonly string[],
   limit: number,
 ): Promise<ClaimedChange[]> {
+  if (inService.length === 0) return [];
   const until = new Date(now.getTime() + leaseMs);
-  const ids = inService.length > 0 ? inService : ['00000000-0000-0000-0000-000000000000'];
+  const token = randomUUID();
   const { rows } = await sql<{
     id: string;
     list_id: string;
     snapshot_id: string;
     previous_snapshot_id: string | null;
+    created_at: Date | string;
     monitor_cursor: string | null;
+    attempts: number;
+    last_error: string | null;
   }>`
-    UPDATE list_changes SET claimed_until = ${until}, attempts = attempts + 1
+    UPDATE list_changes SET claimed_until = ${until}, claim_token = ${token}, attempts = attempts + 1
     WHERE id IN (
       SELECT c.id FROM list_changes c
       WHERE c.done_at IS NULL AND (c.claimed_until IS NULL OR c.claimed_until < ${now})
-        AND (c.snapshot_id = ANY(${ids}::uuid[]) OR EXISTS (SELECT 1 FROM list_changes later
-          WHERE later.list_id = c.list_id AND later.created_at > c.created_at))
+        AND EXISTS (SELECT 1 FROM list_changes served
+          WHERE served.list_id = c.list_id AND served.snapshot_id = ANY(${inService}::uuid[])
+            AND served.created_at >= c.created_at)
       ORDER BY c.created_at
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED)
-    RETURNING id, list_id, snapshot_id, previous_snapshot_id, monitor_cursor`.execute(db);
+    RETURNING id, list_id, snapshot_id, previous_snapshot_id, created_at, monitor_cursor, attempts,
+      last_error`.execute(db);
   return rows.map((r) => ({
     id: r.id,
     listId: r.list_id,
     snapshotId: r.snapshot_id,
     previousSnapshotId: r.previous_snapshot_id,
+    createdAt: new Date(r.created_at),
     monitorCursor: r.monitor_cursor,
+    claimToken: token,
+    attempts: r.attempts,
+    lastError: r.last_error,
   }));
 }
 
-/** Saves a run's progress (the last monitor done) and renews its claim. */
-export async function saveProgress(db: Db, id: string, cursor: string, claimedUntil: Date): Promise<void> {
-  await db
-    .updateTable('list_changes')
-    .set({ monitor_cursor: cursor, claimed_until: claimedUntil })
-    .where('id', '=', id)
-    .execute();
+/** Renews a claim's lease; false when the claim was lost (it lapsed and another took it). */
+export async function renewClaim(db: Db, change: ClaimedChange, until: Date): Promise<boolean> {
+  return updateClaimed(db, change, { claimed_until: until });
+}
+
+/** Saves a run's progress (the last monitor done) and renews its claim; false when it was lost. */
+export async function saveProgress(
+  db: Db,
+  change: ClaimedChange,
+  cursor: string,
+  claimedUntil: Date,
+): Promise<boolean> {
+  return updateClaimed(db, change, { monitor_cursor: cursor, claimed_until: claimedUntil });
 }
 
 export async function markDone(
   db: Db,
-  id: string,
+  change: ClaimedChange,
   now: Date,
   summary: Record<string, unknown>,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  return updateClaimed(db, change, {
+    done_at: now,
+    claimed_until: null,
+    claim_token: null,
+    summary: JSON.stringify(summary),
+  });
+}
+
+/** A failed attempt: why, and not before `retryAt` again (from the page it had reached). */
+export async function recordFailure(
+  db: Db,
+  change: ClaimedChange,
+  error: string,
+  retryAt: Date,
+): Promise<boolean> {
+  return updateClaimed(db, change, { claimed_until: retryAt, claim_token: null, last_error: error });
+}
+
+async function updateClaimed(
+  db: Db,
+  change: ClaimedChange,
+  values: {
+    claimed_until?: Date | null;
+    claim_token?: null;
+    monitor_cursor?: string;
+    done_at?: Date;
+    summary?: string;
+    last_error?: string;
+  },
+): Promise<boolean> {
+  const result = await db
     .updateTable('list_changes')
-    .set({ done_at: now, claimed_until: null, summary: JSON.stringify(summary) })
-    .where('id', '=', id)
-    .execute();
+    .set(values)
+    .where('id', '=', change.id)
+    .where('claim_token', '=', change.claimToken)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** The embedded database has one process: a claim found at start is a dead process's, free at once. */
 export async function releaseChangeClaims(db: Db): Promise<number> {
   const result = await db
     .updateTable('list_changes')
-    .set({ claimed_until: null })
+    .set({ claimed_until: null, claim_token: null })
     .where('done_at', 'is', null)
     .where('claimed_until', 'is not', null)
     .executeTakeFirst();

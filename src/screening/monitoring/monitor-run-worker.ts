@@ -4,6 +4,7 @@ import { PLANS } from '../../accounts/plans.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { inBackground } from '../../background-work.js';
 import type { Clock } from '../../clock.js';
+import { type ErrorCode, ServiceError } from '../../errors.js';
 import { NameIndex } from '../../matching/index.js';
 import type { ListSnapshotStore } from '../../sources/lists/snapshot-store.js';
 import { ClaimLoop } from '../../store/claim-loop.js';
@@ -11,14 +12,24 @@ import type { Db } from '../../store/database.js';
 import { standingDecisions } from '../decisions/decision-store.js';
 import type { ScreeningService } from '../screening-service.js';
 import { alertsOfScreening, type NewAlert, raiseAlertStatements } from './alert-store.js';
-import { type ClaimedChange, claimChanges, markDone, saveProgress } from './list-change-queue.js';
+import {
+  type ClaimedChange,
+  claimChanges,
+  markDone,
+  recordFailure,
+  renewClaim,
+  saveProgress,
+} from './list-change-queue.js';
 import { type ListDelta, listDelta } from './list-delta.js';
 import { MonitorSift } from './monitor-sift.js';
-import { monitorsFlaggedFor, type RunMonitor, runMonitorsPage } from './monitor-store.js';
+import { forgetFlags, monitorsFlaggedFor, type RunMonitor, runMonitorsPage } from './monitor-store.js';
 import {
+  MONITOR_FIRST_SCREENED_SKEW_MS,
   MONITOR_RUN_LEASE_MS,
+  MONITOR_RUN_MAX_ATTEMPTS,
   MONITOR_RUN_PAGE,
   MONITOR_RUN_POLL_INTERVAL_MS,
+  MONITOR_RUN_RETRY_BASE_MS,
   MONITOR_RUN_SHUTDOWN_GRACE_MS,
   MONITOR_SIFT_YIELD_EVERY,
 } from './monitoring-policy.js';
@@ -43,16 +54,26 @@ interface RunSummary {
   monitors: number;
   screened: number;
   alerts: number;
+  /** Monitors whose request the account can no longer screen (a plan downgrade): not screened. */
+  refused: number;
 }
+
+/** A run gave up: its claim was lost to another instance (it keeps its work). */
+class ClaimLost extends Error {}
 
 /**
  * Runs the list changes, in every instance: claims a new list version's change, works out what it
- * added, changed and removed (`listDelta`), and goes through the live monitors of every account a
- * page at a time. Each page is sifted against an index of the changed records only, so a full
+ * added, changed and removed (`listDelta`), and goes through the watched monitors of every account
+ * a page at a time. Each page is sifted against an index of the changed records only, so a full
  * screening (stored, not counted) is done for the few monitors a change may touch, whose alerts are
- * raised in the statement that stores it. Progress is saved after each page; a run that dies is
- * taken up again from there when its claim lapses, and the alerts' unique index keeps a repeated
- * page from raising anything twice.
+ * raised in the statement that stores it. A last pass takes the monitors first screened since the
+ * change was written, which the pages (in id order) may have passed by.
+ *
+ * Progress is saved after each page and the claim renewed while the run lasts; a run that dies is
+ * taken up again from its last page when its claim lapses, and the alerts' unique index keeps a
+ * repeated page from raising anything twice. Every write carries the claim's token, so a run whose
+ * claim lapsed stops at its next write. A failed attempt is retried later, at most
+ * `MONITOR_RUN_MAX_ATTEMPTS` times, then the change is given up, logged as an error.
  */
 export class MonitorRunWorker extends ClaimLoop<ClaimedChange> {
   constructor(private readonly deps: MonitorRunWorkerDeps) {
@@ -77,14 +98,46 @@ export class MonitorRunWorker extends ClaimLoop<ClaimedChange> {
    * and the matching thread serve after interactive requests.
    */
   protected run(change: ClaimedChange, stop: AbortSignal): Promise<void> {
-    return inBackground(() => this.runChange(change, stop));
+    return inBackground(() => this.attempt(change, stop));
   }
 
-  private async runChange(change: ClaimedChange, stop: AbortSignal): Promise<void> {
+  private async attempt(change: ClaimedChange, stop: AbortSignal): Promise<void> {
+    const { db, clock, logger } = this.deps;
+    if (change.attempts > MONITOR_RUN_MAX_ATTEMPTS) {
+      await markDone(db, change, clock.now(), { abandoned: change.lastError ?? 'unknown' });
+      logger.error(
+        { list: change.listId, change: change.id, attempts: change.attempts - 1, error: change.lastError },
+        'monitor run given up: the monitors were not screened against this list change',
+      );
+      return;
+    }
+    const lease = new LeaseKeeper(this.deps, change);
+    try {
+      await this.runChange(change, stop, lease);
+    } catch (error) {
+      if (error instanceof ClaimLost || lease.lost) {
+        logger.warn({ list: change.listId, change: change.id }, 'monitor run lost its claim; stopped');
+        return;
+      }
+      const retryAt = new Date(
+        clock.now().getTime() + MONITOR_RUN_RETRY_BASE_MS * 2 ** (change.attempts - 1),
+      );
+      const reason = error instanceof Error ? error.message : String(error);
+      logger.error(
+        { err: error, list: change.listId, change: change.id, attempt: change.attempts, retry_at: retryAt },
+        'monitor run failed; it is retried from its last page',
+      );
+      await recordFailure(db, change, reason, retryAt).catch(() => undefined);
+    } finally {
+      lease.stop();
+    }
+  }
+
+  private async runChange(change: ClaimedChange, stop: AbortSignal, lease: LeaseKeeper): Promise<void> {
     const { db, clock, snapshots } = this.deps;
     const current = await snapshots.loadSnapshot(change.snapshotId);
     if (!current) {
-      await markDone(db, change.id, clock.now(), { skipped: 'the version is no longer stored' });
+      await markDone(db, change, clock.now(), { skipped: 'the version is no longer stored' });
       return;
     }
     const previous = change.previousSnapshotId
@@ -97,26 +150,76 @@ export class MonitorRunWorker extends ClaimLoop<ClaimedChange> {
       monitors: 0,
       screened: 0,
       alerts: 0,
+      refused: 0,
     };
     if (delta.changed.length + delta.removed.length > 0) {
       const run = new ChangeRun(this.deps, change, current.meta.version, delta, summary);
+      const keepGoing = () => !stop.aborted && !lease.lost;
       let cursor = change.monitorCursor;
       for (;;) {
-        if (stop.aborted) return; // the claim lapses and a later run goes on from the saved page
+        // Stopped: the claim lapses and a later run goes on from the saved page.
+        if (!keepGoing()) return;
         const page = await runMonitorsPage(db, cursor, MONITOR_RUN_PAGE);
         if (page.length === 0) break;
-        await run.page(page);
+        await run.page(page, keepGoing);
         cursor = page.at(-1)!.id;
-        await saveProgress(db, change.id, cursor, new Date(clock.now().getTime() + MONITOR_RUN_LEASE_MS));
+        if (!(await saveProgress(db, change, cursor, lease.until()))) throw new ClaimLost();
+      }
+      // Monitors first screened since the change was written: one whose id the pages had passed
+      // may have been screened by an instance that did not serve this version yet.
+      const since = new Date(change.createdAt.getTime() - MONITOR_FIRST_SCREENED_SKEW_MS);
+      let after: string | null = null;
+      for (;;) {
+        if (!keepGoing()) return;
+        const page = await runMonitorsPage(db, after, MONITOR_RUN_PAGE, since);
+        if (page.length === 0) break;
+        await run.page(page, keepGoing);
+        after = page.at(-1)!.id;
       }
     }
-    await markDone(db, change.id, clock.now(), { ...summary });
+    if (!(await markDone(db, change, clock.now(), { ...summary }))) throw new ClaimLost();
     this.deps.logger.info(
       { list: change.listId, version: current.meta.version, ...summary },
       'monitor run done',
     );
   }
 }
+
+/**
+ * Renews a run's claim while it lasts (a page of many full screenings may take longer than the
+ * lease), and notices when the claim was lost.
+ */
+class LeaseKeeper {
+  lost = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly deps: Pick<MonitorRunWorkerDeps, 'db' | 'clock' | 'logger'>,
+    private readonly change: ClaimedChange,
+  ) {
+    this.timer = setInterval(() => void this.renew(), MONITOR_RUN_LEASE_MS / 4).unref();
+  }
+
+  until(): Date {
+    return new Date(this.deps.clock.now().getTime() + MONITOR_RUN_LEASE_MS);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private async renew(): Promise<void> {
+    try {
+      if (!(await renewClaim(this.deps.db, this.change, this.until()))) this.lost = true;
+    } catch (error) {
+      // The database is away: the run's own next write fails too, and the attempt is retried.
+      this.deps.logger.warn({ err: error, change: this.change.id }, 'renewing a monitor run claim failed');
+    }
+  }
+}
+
+/** Problems that refuse one monitor's request for its account, not the run. */
+const REFUSALS: ReadonlySet<ErrorCode> = new Set(['validation-failed', 'plan-feature-unavailable']);
 
 /** One list change's run over the pages of monitors. */
 class ChangeRun {
@@ -140,7 +243,7 @@ class ChangeRun {
     this.deltaIds = [...delta.changed.map((r) => r.flagId), ...delta.removed.map((r) => r.flagId)];
   }
 
-  async page(monitors: readonly RunMonitor[]): Promise<void> {
+  async page(monitors: readonly RunMonitor[], keepGoing: () => boolean): Promise<void> {
     this.summary.monitors += monitors.length;
     const known = await monitorsFlaggedFor(
       this.deps.db,
@@ -149,11 +252,24 @@ class ChangeRun {
     );
     for (const [i, monitor] of monitors.entries()) {
       // The sift is synchronous: requests waiting on this thread get a turn now and then.
-      if (i % MONITOR_SIFT_YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-      if (!monitor.accountActive || !PLANS[monitor.plan].monitoring || monitor.keyId === null) continue;
+      if (i % MONITOR_SIFT_YIELD_EVERY === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!keepGoing()) throw new ClaimLost();
+      }
+      if (!monitor.accountActive || !PLANS[monitor.plan].monitoring) continue;
       const knownFlags = known.get(monitor.id);
       if (!knownFlags && !this.sift.mayMatch(monitor)) continue;
-      await this.screen(monitor, knownFlags ?? new Map());
+      try {
+        await this.screen(monitor, knownFlags ?? new Map());
+      } catch (error) {
+        // The account can no longer screen this request (its plan changed): the others go on.
+        if (!(error instanceof ServiceError) || !REFUSALS.has(error.code)) throw error;
+        this.summary.refused++;
+        this.deps.logger.warn(
+          { monitor: monitor.id, account: monitor.accountId, problem: error.code },
+          'a monitor could not be screened against a list change',
+        );
+      }
     }
   }
 
@@ -174,10 +290,11 @@ class ChangeRun {
       reason,
       list: this.change.listId,
       listVersion: this.version,
+      listChangeId: this.change.id,
       flag,
     });
     const { result, stored } = await screening.screenUncounted(
-      { accountId: monitor.accountId, keyId: monitor.keyId!, plan: monitor.plan },
+      { accountId: monitor.accountId, keyId: monitor.keyId, plan: monitor.plan, userId: null },
       monitor.request,
       (screened) => {
         const alerts: NewAlert[] = [];
@@ -201,6 +318,12 @@ class ChangeRun {
           ? undefined
           : raiseAlertStatements(monitor.accountId, screened.id, alerts, now);
       },
+    );
+    // A removed record is forgotten (after its alert is stored): listed again, it is news again.
+    await forgetFlags(
+      db,
+      monitor.id,
+      this.delta.removed.filter((removed) => known.has(removed.flagId)).map((removed) => removed.flagId),
     );
     if (!stored) return;
     const raised = await alertsOfScreening(db, result.id);

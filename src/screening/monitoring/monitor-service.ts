@@ -12,6 +12,7 @@ import {
   findMonitor,
   insertMonitor,
   listMonitors,
+  type NewMonitor,
   type StoredMonitor,
 } from './monitor-store.js';
 import { MONITORING_PAGE_DEFAULT, MONITORING_PAGE_MAX } from './monitoring-policy.js';
@@ -57,7 +58,7 @@ export class MonitorService {
       .select(['subject_key', 'query_type'])
       .where('id', '=', screening.id)
       .executeTakeFirstOrThrow();
-    const monitor: StoredMonitor = {
+    const monitor: NewMonitor = {
       id: newId(),
       accountId: key.accountId,
       keyId: key.keyId,
@@ -67,6 +68,7 @@ export class MonitorService {
       queryType: screened.query_type,
       request,
       createdAt: this.deps.clock.now(),
+      firstScreeningId: screening.id,
     };
     if (!(await insertMonitor(this.deps.db, monitor, screening.flags, plan.monitorsMax))) {
       throw limitReached(plan.monitorsMax ?? 0);

@@ -26,8 +26,9 @@ export interface RunMonitor extends StoredMonitor {
   accountActive: boolean;
 }
 
-export interface NewMonitor extends Omit<StoredMonitor, 'createdAt'> {
-  createdAt: Date;
+/** A monitor made alone, with its first screening done. */
+export interface NewMonitor extends StoredMonitor {
+  firstScreeningId: string;
 }
 
 /**
@@ -64,6 +65,8 @@ export async function insertMonitor(
         query_type: monitor.queryType,
         request: JSON.stringify(monitor.request),
         created_at: monitor.createdAt,
+        first_screened_at: monitor.createdAt,
+        first_screening_id: monitor.firstScreeningId,
       })
       .execute();
     if (flags.length > 0) {
@@ -97,7 +100,18 @@ const COLUMNS = [
   'monitors.created_at',
 ] as const;
 
-type MonitorRow = Omit<Selectable<MonitorTable>, 'deleted_at'>;
+type MonitorRow = Pick<
+  Selectable<MonitorTable>,
+  | 'id'
+  | 'account_id'
+  | 'key_id'
+  | 'reference'
+  | 'subject_key'
+  | 'entity'
+  | 'query_type'
+  | 'request'
+  | 'created_at'
+>;
 
 function fromRow(row: MonitorRow): StoredMonitor {
   return {
@@ -160,13 +174,25 @@ export async function deleteMonitor(db: Db, accountId: string, id: string, now: 
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Live monitors of every account after `after` in id order, `limit` of them: a run's next page. */
-export async function runMonitorsPage(db: Db, after: string | null, limit: number): Promise<RunMonitor[]> {
+/**
+ * Live, watched monitors (first screened) of every account after `after` in id order, `limit` of
+ * them: a run's next page. With `firstScreenedSince`, only those first screened since then.
+ */
+export async function runMonitorsPage(
+  db: Db,
+  after: string | null,
+  limit: number,
+  firstScreenedSince?: Date,
+): Promise<RunMonitor[]> {
   let query = db
     .selectFrom('monitors')
     .innerJoin('accounts', 'accounts.id', 'monitors.account_id')
     .select([...COLUMNS, 'accounts.plan', 'accounts.status'])
     .where('monitors.deleted_at', 'is', null);
+  query =
+    firstScreenedSince === undefined
+      ? query.where('monitors.first_screened_at', 'is not', null)
+      : query.where('monitors.first_screened_at', '>=', firstScreenedSince);
   if (after !== null) query = query.where('monitors.id', '>', after);
   const rows = await query.orderBy('monitors.id').limit(limit).execute();
   return rows.map((row) => ({
@@ -174,6 +200,16 @@ export async function runMonitorsPage(db: Db, after: string | null, limit: numbe
     plan: row.plan as PlanId,
     accountActive: row.status === 'active',
   }));
+}
+
+/** The monitor no longer knows these records: they left the list (a relisting is news again). */
+export async function forgetFlags(db: Db, monitorId: string, flagIds: readonly string[]): Promise<void> {
+  if (flagIds.length === 0) return;
+  await db
+    .deleteFrom('monitor_flags')
+    .where('monitor_id', '=', monitorId)
+    .where(sql<boolean>`flag_id = ANY(${flagIds}::text[])`)
+    .execute();
 }
 
 /** Of these monitors, those known to be flagged for one of these records (in any state). */

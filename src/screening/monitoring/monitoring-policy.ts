@@ -24,3 +24,15 @@ export const MONITOR_RUN_SHUTDOWN_GRACE_MS = 2_000;
 export const MONITOR_SIFT_MARGIN = 0.15;
 /** Monitors sifted between two turns given to the requests waiting on the event loop. */
 export const MONITOR_SIFT_YIELD_EVERY = 100;
+/**
+ * Attempts at running one list change (a failed attempt is retried from its last page, after
+ * `MONITOR_RUN_RETRY_BASE_MS` doubled at each attempt); after the last, the change is given up and
+ * logged as an error: monitors are screened again at the list's next change.
+ */
+export const MONITOR_RUN_MAX_ATTEMPTS = 6;
+export const MONITOR_RUN_RETRY_BASE_MS = 30_000;
+/**
+ * A run's last pass screens the monitors first screened since its change was written, less this
+ * much: the instances' clocks may disagree by a little.
+ */
+export const MONITOR_FIRST_SCREENED_SKEW_MS = 60_000;
