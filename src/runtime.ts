@@ -28,7 +28,9 @@ import { releaseDeadClaims } from './screening/batches/batch-queue.js';
 import { BatchService } from './screening/batches/batch-service.js';
 import { BatchWorker } from './screening/batches/batch-worker.js';
 import { DecisionService } from './screening/decisions/decision-service.js';
+import { FirstScreeningWorker } from './screening/monitoring/first-screening-worker.js';
 import { releaseChangeClaims } from './screening/monitoring/list-change-queue.js';
+import { releaseFirstScreeningClaims } from './screening/monitoring/monitor-import-queue.js';
 import { MonitorRunWorker } from './screening/monitoring/monitor-run-worker.js';
 import { MonitorService } from './screening/monitoring/monitor-service.js';
 import { RetentionPurge } from './screening/retention-purge.js';
@@ -93,6 +95,8 @@ export interface Runtime {
   batchWork: BatchWorker;
   /** Runs the list changes against the monitors; tests call `settle()` on it. */
   monitorRuns: MonitorRunWorker;
+  /** Does imported monitors' first screenings; tests call `settle()` on it. */
+  firstScreenings: FirstScreeningWorker;
   /** Writes signed audit checkpoints when configured; tests call `run()` on it. */
   auditCheckpoints: AuditCheckpointer | undefined;
   /** Flushes pending writes, then closes Redis and the database. */
@@ -141,6 +145,7 @@ export interface Services {
   webhookDelivery: WebhookDelivery;
   batchWork: BatchWorker;
   monitorRuns: MonitorRunWorker;
+  firstScreenings: FirstScreeningWorker;
   auditCheckpoints: AuditCheckpointer | undefined;
   /** Writes what is buffered (audit rows, last-used times) and stops listening for broadcasts. */
   close(): Promise<void>;
@@ -256,6 +261,14 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     inService: () => [...lists.view().lists.values()].map((list) => list.meta.id),
     onAlert: () => webhookDelivery.nudge(),
   });
+  const firstScreenings = new FirstScreeningWorker({
+    db,
+    clock,
+    logger,
+    screening,
+    audit,
+    statusOf: (code) => PROBLEMS[code].status,
+  });
   const retention = new RetentionPurge(db, clock, retentionMonths, logger);
   retention.start();
   const sessionPurge = new ExpiredSessionPurge(db, clock, logger);
@@ -275,8 +288,12 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     if (released > 0) logger.info({ released }, 'batch items claimed by a previous process queued again');
   }
   batchWork.start();
-  if (soleWriter) await releaseChangeClaims(db);
+  if (soleWriter) {
+    await releaseChangeClaims(db);
+    await releaseFirstScreeningClaims(db);
+  }
   monitorRuns.start();
+  firstScreenings.start();
   webhookHistory.start();
   const sourceHealth = () => ({
     ...lists.health(),
@@ -316,7 +333,14 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     lists,
     screening,
     decisions: new DecisionService({ db, clock, retentionMonths }),
-    monitors: new MonitorService({ db, clock, screening }),
+    monitors: new MonitorService({
+      db,
+      clock,
+      screening,
+      usage,
+      sources: screeningSources,
+      imported: () => firstScreenings.nudge(),
+    }),
     batches: new BatchService({
       db,
       clock,
@@ -334,12 +358,18 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     webhookDelivery,
     batchWork,
     monitorRuns,
+    firstScreenings,
     auditCheckpoints: checkpoints,
     close: async () => {
       // Bounded: attempts and items in flight get a few seconds, then resume after the restart.
       // Both at once, so that their grace periods fit in the server's shutdown budget together; the
       // items go before the lists they screen against.
-      await Promise.all([batchWork.close(), monitorRuns.close(), webhookDelivery.close()]);
+      await Promise.all([
+        batchWork.close(),
+        monitorRuns.close(),
+        firstScreenings.close(),
+        webhookDelivery.close(),
+      ]);
       await Promise.all([
         lists.close(),
         retention.close(),
@@ -412,6 +442,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     webhookDelivery: services.webhookDelivery,
     batchWork: services.batchWork,
     monitorRuns: services.monitorRuns,
+    firstScreenings: services.firstScreenings,
     auditCheckpoints: services.auditCheckpoints,
     close: async () => {
       await services.close();

@@ -77,7 +77,8 @@ export interface FollowUpWork {
  */
 export type ScreeningSubject =
   | Pick<AuthenticatedKey, 'accountId' | 'keyId' | 'plan'>
-  | { accountId: string; keyId: null; plan: PlanId; userId: string };
+  // The dashboard's console (its user), or background work of a monitor made there (none).
+  | { accountId: string; keyId: null; plan: PlanId; userId: string | null };
 
 /**
  * Statements to run in the very statement that counts a group's screenings (and stores the live

@@ -332,6 +332,75 @@ describe.each(backends())('ongoing monitoring ($name)', (shared) => {
     expect(metrics).toMatch(/^monitor_runs_pending 0$/m);
   });
 
+  it('imports parties as CSV: 202, first screenings counted in the background, then watched', async () => {
+    const before = await used(owner.key);
+    const csv = `query,type,reference,countries\n${GASTON},person,imported-1,\nHarmless Imported Person,person,imported-2,FR;DE\n`;
+    const imported = await api.request('POST', '/v1/monitors/import', {
+      key: owner.key,
+      rawBody: csv,
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(imported.status).toBe(202);
+    expect(imported.body).toMatchObject({ status: 'processing', total: 2 });
+    expect(imported.headers.get('location')).toBe(`/v1/monitors/imports/${imported.body.id}`);
+    await api.runtime.firstScreenings.settle();
+    const done = await api.request('GET', `/v1/monitors/imports/${imported.body.id}`, { key: owner.key });
+    expect(done.body).toMatchObject({ status: 'completed', total: 2, screened: 2, failed: 0 });
+    expect(await used(owner.key)).toBe(before + 2);
+    const [gaston] = (await api.request('GET', '/v1/monitors?reference=imported-1', { key: owner.key })).body
+      .data;
+    expect(gaston).toMatchObject({ query: GASTON, status: 'active', first_screening_error: null });
+    const first = await api.request('GET', `/v1/screen/${gaston.first_screening_id}`, { key: owner.key });
+    expect(first.body.flags.length).toBeGreaterThan(0);
+    const [other] = (await api.request('GET', '/v1/monitors?reference=imported-2', { key: owner.key })).body
+      .data;
+    expect(other).toMatchObject({ countries: ['FR', 'DE'], status: 'active' });
+
+    // Watched with what its first screening flagged: the record's removal is news, nothing else.
+    await publish(WITHOUT_GASTON);
+    expect((await alertsOf(owner.key, gaston.id)).map((a) => a.reason)).toEqual(['record_removed']);
+    expect(await alertsOf(owner.key, other.id)).toEqual([]);
+    await publish(WITH_GASTON);
+  });
+
+  it('refuses an import whole: 422 naming each bad row, 403 on Starter, 402 over the plan limit', async () => {
+    const account = await api.createAccount('professional');
+    const bad = await api.request('POST', '/v1/monitors/import', {
+      key: account.key,
+      body: { items: [{ query: 'Good Name' }, { query: ' ' }, { query: 'x' }] },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: any) => e.pointer)).toEqual(['/items/1/query', '/items/2/query']);
+    const badCsv = await api.request('POST', '/v1/monitors/import', {
+      key: account.key,
+      rawBody: 'query,type\nGood Name,person\nBad Type,ship\nx,person\n',
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(badCsv.status).toBe(422);
+    expect(badCsv.body.errors.map((e: any) => e.pointer)).toEqual(['/items/1/type', '/items/2/query']);
+    expect((await api.request('GET', '/v1/monitors', { key: account.key })).body.data).toEqual([]);
+
+    const starter = await api.createAccount('starter');
+    const refused = await api.request('POST', '/v1/monitors/import', {
+      key: starter.key,
+      body: { items: [{ query: GASTON }] },
+    });
+    expect(refused.status).toBe(403);
+
+    await sql`INSERT INTO monitors (id, account_id, subject_key, entity, query_type, request, created_at)
+      SELECT gen_random_uuid(), ${account.account.id}, 'query:x', 'x', 'person', '{}'::jsonb, now()
+      FROM generate_series(1, 9999)`.execute(api.runtime.ctx.db);
+    const over = await api.request('POST', '/v1/monitors/import', {
+      key: account.key,
+      body: { items: [{ query: 'One More' }, { query: 'Two More' }] },
+    });
+    expect(over.status).toBe(402);
+    expect(over.body.type).toContain('monitor-limit-reached');
+    expect(await used(account.key)).toBe(0);
+    const unknown = await api.request('GET', `/v1/monitors/imports/${randomUUID()}`, { key: account.key });
+    expect(unknown.status).toBe(404);
+  });
+
   it('a change is claimed only where its version or a later one serves, and a lapsed claim writes nothing', async () => {
     const { db } = api.runtime.ctx;
     // A list no instance serves: the running worker never claims these rows.
@@ -410,6 +479,13 @@ describe.each(backends())('a monitor run its process left unfinished ($name)', (
         });
         monitors.push(created.body.id);
       }
+      // An import whose first screenings are still due when the process stops.
+      await api.runtime.firstScreenings.close();
+      const imported = await api.request('POST', '/v1/monitors/import', {
+        key,
+        body: { items: [{ query: 'Imported Before Restart' }, { query: 'Also Imported' }] },
+      });
+      expect(imported.status).toBe(202);
       // The run stops first, as in a shutdown: the new version's change waits in the database.
       await api.runtime.monitorRuns.close();
       await refresh(api, WITH_GASTON);
@@ -423,6 +499,11 @@ describe.each(backends())('a monitor run its process left unfinished ($name)', (
       api = await start();
       await api.runtime.monitorRuns.settle();
       expect(await alertsPerMonitor()).toEqual([1, 1, 1]);
+      await api.runtime.firstScreenings.settle();
+      const finished = await api.request('GET', `/v1/monitors/imports/${imported.body.id}`, { key });
+      expect(finished.body).toMatchObject({ status: 'completed', screened: 2, failed: 0 });
+      // Three monitors made alone, two imported: each first screening counted once.
+      expect((await api.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(5);
 
       await abandon(api);
       await api.close();

@@ -35,6 +35,7 @@ export interface Tenant {
   decisionId: string;
   /** A monitor, and an alert on it (written as a list change would: the cast has none to make). */
   monitorId: string;
+  importId: string;
   alertId: string;
   batchId: string;
   webhookId: string;
@@ -76,6 +77,7 @@ async function created(api: TestApp, key: string, url: string, body: unknown, st
 
 /** Waits until the tenant's batch is closed and its webhook has no delivery left to make. */
 async function settled(api: TestApp, tenant: Tenant): Promise<void> {
+  await api.runtime.firstScreenings.settle();
   await until('the batch', async () => {
     const batch = await api.request('GET', `/v1/screen/batch/${tenant.batchId}`, { key: tenant.key });
     return batch.body.status === 'completed' ? true : undefined;
@@ -125,6 +127,13 @@ export async function createTenant(api: TestApp, receiverUrl: string): Promise<T
     { query: `${marker} monitored`, reference: marker },
     201,
   );
+  const imported = await created(
+    api,
+    key,
+    '/v1/monitors/import',
+    { items: [{ query: `${marker} imported`, reference: marker }] },
+    202,
+  );
   const alertId = await alertOn(api, accountId, monitor as { id: string; screening: { id: string } }, marker);
   const items = [{ query: `${marker} company`, reference: marker }];
   const batch = await created(api, key, '/v1/screen/batch', { items }, 202);
@@ -139,6 +148,7 @@ export async function createTenant(api: TestApp, receiverUrl: string): Promise<T
     flagId,
     decisionId,
     monitorId: monitor.id,
+    importId: imported.id,
     alertId,
     batchId: batch.id,
     webhookId: webhook.id,

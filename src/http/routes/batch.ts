@@ -1,15 +1,14 @@
 import { Type } from 'typebox';
-import { ServiceError } from '../../errors.js';
 import { batchResultsCsv } from '../../screening/batches/batch-csv.js';
-import { type BatchSubmission, submissionFromCsv } from '../../screening/batches/batch-input.js';
+import type { BatchSubmission } from '../../screening/batches/batch-input.js';
 import {
   BATCH_BODY_LIMIT_BYTES,
   BATCH_ITEMS_MAX,
   BATCH_REFERENCE_MAX_CHARS,
   BATCH_RESULTS_PAGE_MAX,
 } from '../../screening/batches/batch-policy.js';
-import { bodyText } from '../body-text.js';
 import type { App, AppContext } from '../context.js';
+import { acceptCsvBodies, partyListOf } from '../party-list-body.js';
 import {
   BODY_PROBLEMS,
   COMPLETE_DESCRIPTION,
@@ -26,7 +25,7 @@ const security = [{ apiKey: [] }];
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
 
-const BatchItem = Type.Object(
+export const BatchItem = Type.Object(
   {
     ...ScreenRequestProperties,
     reference: Type.Optional(
@@ -47,7 +46,7 @@ const BatchRequest = Type.Object(
   { additionalProperties: false },
 );
 
-const CsvBody = Type.String({
+export const CsvBody = Type.String({
   description:
     'A header row naming `query` and optionally `type`, `reference`, `date_of_birth`, `countries` (`;`-separated) and `identifiers` (`type:value;type:value`), then one party per row',
 });
@@ -105,20 +104,8 @@ const BatchSchema = Type.Object(
 const BatchIdParams = Type.Object({ id: Type.String({ description: 'Batch id' }) });
 
 export function batchRoutes(app: App, ctx: AppContext): void {
-  // CSV bodies are read as text (in their declared charset) for this route only; everywhere else a
-  // text/csv body is a 415.
   app.register(async (scope: App) => {
-    scope.addContentTypeParser(
-      'text/csv',
-      { parseAs: 'buffer', bodyLimit: BATCH_BODY_LIMIT_BYTES },
-      (request, body, done) => {
-        try {
-          done(null, bodyText(body as Buffer, request.headers['content-type']));
-        } catch (error) {
-          done(error as Error, undefined);
-        }
-      },
-    );
+    acceptCsvBodies(scope, BATCH_BODY_LIMIT_BYTES);
     submitRoute(scope, ctx);
   });
   getRoute(app, ctx);
@@ -148,14 +135,7 @@ function submitRoute(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const body = request.body as BatchSubmission | string | undefined;
-      // A schema per content type validates nothing when there is no body (and so no content type).
-      if (body === undefined) {
-        throw new ServiceError('validation-failed', 'The request body does not match the schema.', [
-          { pointer: '/', detail: 'must be a JSON object or a CSV text' },
-        ]);
-      }
-      const submission = typeof body === 'string' ? submissionFromCsv(body) : body;
+      const submission = partyListOf(request.body as BatchSubmission | string | undefined);
       const queued = await ctx.batches.submit(request.apiKey!, submission);
       return reply.code(202).header('location', `/v1/screen/batch/${queued.id}`).send(queued);
     },

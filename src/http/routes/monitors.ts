@@ -1,12 +1,17 @@
 import { type TSchema, Type } from 'typebox';
+import type { BatchSubmission } from '../../screening/batches/batch-input.js';
 import {
   ALERT_NOTE_MAX_CHARS,
+  MONITOR_IMPORT_BODY_LIMIT_BYTES,
+  MONITOR_IMPORT_MAX,
   MONITORING_PAGE_DEFAULT,
   MONITORING_PAGE_MAX,
 } from '../../screening/monitoring/monitoring-policy.js';
 import { REFERENCE_MAX_CHARS } from '../../screening/screening-policy.js';
 import type { App, AppContext } from '../context.js';
+import { acceptCsvBodies, partyListOf } from '../party-list-body.js';
 import { BODY_PROBLEMS, DateTime, json, KEY_AUTH_PROBLEMS, problemResponses, Uuid } from '../schemas.js';
+import { BatchItem, CsvBody } from './batch.js';
 import { FlagSchema, ScreeningResultSchema, ScreenRequestProperties } from './screen.js';
 
 const security = [{ apiKey: [] }];
@@ -27,6 +32,16 @@ const MonitorFields = {
     ),
   ),
   reference: Type.Union([Type.String(), Type.Null()], { description: 'Your own id of the party' }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('pending'), Type.Literal('failed')], {
+    description:
+      'active: watched from its first screening on; pending: an imported monitor whose first screening is due; failed: that screening could not be done (first_screening_error), and the monitor is not watched',
+  }),
+  first_screening_id: Type.Union([Uuid, Type.Null()], {
+    description: 'Its first screening (GET /v1/screen/{id})',
+  }),
+  first_screening_error: Type.Union([Type.String(), Type.Null()], {
+    description: 'The problem type its first screening failed with (quota-exceeded, ...)',
+  }),
   created_at: DateTime,
 };
 
@@ -78,8 +93,40 @@ const Limit = Type.Optional(
   Type.Integer({ minimum: 1, maximum: MONITORING_PAGE_MAX, default: MONITORING_PAGE_DEFAULT }),
 );
 
-/** Ongoing monitoring: monitors (create, list, get, delete) and their alerts (list, close). */
+const ImportSchema = Type.Object(
+  {
+    id: Uuid,
+    status: Type.Union([Type.Literal('processing'), Type.Literal('completed')]),
+    total: Type.Integer({ description: 'Parties imported' }),
+    screened: Type.Integer({ description: 'Monitors whose first screening is done: watched' }),
+    failed: Type.Integer({ description: 'Monitors whose first screening could not be done: not watched' }),
+    created_at: DateTime,
+    completed_at: Type.Union([DateTime, Type.Null()]),
+  },
+  { $id: 'MonitorImport', additionalProperties: false },
+);
+
+/** Ongoing monitoring: monitors (create, import, list, get, delete) and their alerts (list, close). */
 export function monitorRoutes(app: App, ctx: AppContext): void {
+  app.register(async (scope: App) => {
+    acceptCsvBodies(scope, MONITOR_IMPORT_BODY_LIMIT_BYTES);
+    importRoute(scope, ctx);
+  });
+  app.get(
+    '/v1/monitors/imports/:id',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['monitoring'],
+        summary: 'How far an import of monitors went',
+        security,
+        params: Type.Object({ id: Type.String({ description: 'Import id' }) }),
+        response: { 200: json(ImportSchema, 'The import'), ...problemResponses(...KEY_AUTH_PROBLEMS, 404) },
+      },
+    },
+    async (request) => ctx.monitors.getImport(request.apiKey!.accountId, request.params.id),
+  );
+
   app.post(
     '/v1/monitors',
     {
@@ -222,5 +269,43 @@ export function monitorRoutes(app: App, ctx: AppContext): void {
     },
     async (request) =>
       ctx.monitors.closeAlert(request.apiKey!.accountId, request.params.id, request.body.note),
+  );
+}
+
+function importRoute(app: App, ctx: AppContext): void {
+  app.post(
+    '/v1/monitors/import',
+    {
+      config: { auth: 'key' },
+      bodyLimit: MONITOR_IMPORT_BODY_LIMIT_BYTES,
+      schema: {
+        tags: ['monitoring'],
+        summary: `Monitor up to ${MONITOR_IMPORT_MAX} parties at once; their first screenings (counted) are done in the background`,
+        security,
+        body: {
+          content: {
+            'application/json': {
+              schema: Type.Object(
+                {
+                  items: Type.Array(BatchItem, { minItems: 1, maxItems: MONITOR_IMPORT_MAX }),
+                  options: ScreenRequestProperties.options,
+                },
+                { additionalProperties: false },
+              ),
+            },
+            'text/csv': { schema: CsvBody },
+          },
+        },
+        response: {
+          202: json(ImportSchema, 'Imported; follow the Location header for the first screenings'),
+          ...problemResponses(...KEY_AUTH_PROBLEMS, ...BODY_PROBLEMS, 402),
+        },
+      },
+    },
+    async (request, reply) => {
+      const submission = partyListOf(request.body as BatchSubmission | string | undefined);
+      const imported = await ctx.monitors.import(request.apiKey!, submission);
+      return reply.code(202).header('location', `/v1/monitors/imports/${imported.id}`).send(imported);
+    },
   );
 }

@@ -13,6 +13,8 @@ type ItemOptions = NonNullable<ScreeningRequest['options']>;
 export interface BatchSubmission {
   items: Array<ScreeningRequest & { reference?: string | undefined }>;
   options?: ItemOptions | undefined;
+  /** What a CSV's rows got wrong in reading (a type or identifier unknown): reported with the rest. */
+  rowErrors?: FieldError[] | undefined;
 }
 
 /** One item ready to be stored: the request exactly as `POST /v1/screen` would receive it. */
@@ -32,7 +34,8 @@ function invalid(detail: string, errors: FieldError[]): ServiceError {
  * Reads a CSV batch: a header row naming `query` and optionally `type`, `reference`,
  * `date_of_birth`, `countries` (`;`-separated codes) and `identifiers` (`type:value;type:value`),
  * then one item per row. Errors point at `/items/<index>/<column>` like the JSON form's, with the
- * line; the facts are checked as the JSON form's are, when the items are.
+ * line; the facts are checked as the JSON form's are, when the items are, and reported together
+ * with what a row got wrong in reading.
  */
 export function submissionFromCsv(text: string): BatchSubmission {
   let rows: string[][];
@@ -99,8 +102,7 @@ export function submissionFromCsv(text: string): BatchSubmission {
       ...(identifiers.length > 0 ? { identifiers } : {}),
     } as BatchSubmission['items'][number];
   });
-  if (errors.length > 0) throw invalid(`${errors.length} items of the batch are not valid.`, errors);
-  return { items };
+  return { items, ...(errors.length > 0 ? { rowErrors: errors } : {}) };
 }
 
 /** A cell's `;`-separated values, trimmed, empty ones left out. */
@@ -113,22 +115,23 @@ function splitCell(text: string): string[] {
 
 /**
  * Validates every item up front, as `POST /v1/screen` would validate it alone (with the batch's
- * options as defaults), and lists every bad item by index and pointer: a batch runs whole or not
- * at all. Plan-wide refusals (no source configured) are thrown as they are.
+ * options as defaults), and lists every bad item by index and pointer: a batch (or an import of
+ * monitors) is taken whole or not at all. Plan-wide refusals (no source configured) are thrown as they are.
  */
 export function checkBatchItems(
   submission: BatchSubmission,
   plan: Plan,
   configured: readonly Source[],
   today: string,
+  limit: { what: string; max: number } = { what: 'batch', max: BATCH_ITEMS_MAX },
 ): BatchItemInput[] {
   const { items } = submission;
-  if (items.length === 0 || items.length > BATCH_ITEMS_MAX) {
-    throw invalid(`A batch holds 1 to ${BATCH_ITEMS_MAX} items.`, [
-      { pointer: '/items', detail: `must hold 1 to ${BATCH_ITEMS_MAX} items (got ${items.length})` },
+  if (items.length === 0 || items.length > limit.max) {
+    throw invalid(`A ${limit.what} holds 1 to ${limit.max} items.`, [
+      { pointer: '/items', detail: `must hold 1 to ${limit.max} items (got ${items.length})` },
     ]);
   }
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = [...(submission.rowErrors ?? [])];
   const checked = items.map((item, index) => {
     const request: ScreeningRequest = {
       ...(item.query !== undefined ? { query: item.query } : {}),
@@ -144,10 +147,15 @@ export function checkBatchItems(
     return { index, reference: item.reference ?? null, request };
   });
   if (errors.length > 0) {
-    const bad = new Set(errors.map((e) => e.pointer.split('/')[2])).size;
+    errors.sort((a, b) => itemIndexOf(a) - itemIndexOf(b));
+    const bad = new Set(errors.map(itemIndexOf)).size;
     throw invalid(`${bad} of the ${items.length} items are not valid; nothing was queued.`, errors);
   }
   return checked;
+}
+
+function itemIndexOf(error: FieldError): number {
+  return Number(error.pointer.split('/')[2]);
 }
 
 function itemErrors(

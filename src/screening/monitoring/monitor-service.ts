@@ -1,12 +1,18 @@
+import type { AuthenticatedKey } from '../../accounts/key-authenticator.js';
 import { PLANS } from '../../accounts/plans.js';
-import type { Clock } from '../../clock.js';
+import type { UsageLedger } from '../../accounts/usage-ledger.js';
+import { type Clock, isoDay } from '../../clock.js';
 import { notFound, ServiceError } from '../../errors.js';
-import { newId } from '../../ids.js';
+import { isUuid, newId } from '../../ids.js';
+import type { Source } from '../../sources/source.js';
 import type { Db } from '../../store/database.js';
-import type { ScreeningRequest } from '../screening-request.js';
+import { type BatchSubmission, checkBatchItems } from '../batches/batch-input.js';
+import { resolveScreeningRequest, type ScreeningRequest } from '../screening-request.js';
 import type { ScreeningResult } from '../screening-result.js';
 import type { ScreeningService, ScreeningSubject } from '../screening-service.js';
+import { subjectKey } from '../screening-subject.js';
 import { type AlertStatus, type AlertView, closeAlert, listAlerts } from './alert-store.js';
+import { findImport, type ImportView, insertImport } from './monitor-import-queue.js';
 import {
   deleteMonitor,
   findMonitor,
@@ -15,12 +21,19 @@ import {
   type NewMonitor,
   type StoredMonitor,
 } from './monitor-store.js';
-import { MONITORING_PAGE_DEFAULT, MONITORING_PAGE_MAX } from './monitoring-policy.js';
+import { MONITOR_IMPORT_MAX, MONITORING_PAGE_DEFAULT, MONITORING_PAGE_MAX } from './monitoring-policy.js';
 
-/** A monitor as the API shows it: the request it screens with, and when it was made. */
+/**
+ * A monitor as the API shows it: the request it screens with, when it was made, and whether it is
+ * watched: `active` from its first screening on, `pending` while an imported one's is due, `failed`
+ * when that could not be done (`first_screening_error`, a problem type).
+ */
 export type MonitorView = Omit<ScreeningRequest, 'reference'> & {
   id: string;
   reference: string | null;
+  status: 'active' | 'pending' | 'failed';
+  first_screening_id: string | null;
+  first_screening_error: string | null;
   created_at: string;
 };
 
@@ -28,6 +41,10 @@ export interface MonitorServiceDeps {
   db: Db;
   clock: Clock;
   screening: ScreeningService;
+  usage: UsageLedger;
+  sources: () => readonly Source[];
+  /** An import was stored: wake this instance's first-screening worker. */
+  imported: () => void;
 }
 
 /** Monitors and their alerts: what the routes (and later the dashboard) call. */
@@ -45,12 +62,7 @@ export class MonitorService {
     request: ScreeningRequest,
   ): Promise<MonitorView & { screening: ScreeningResult }> {
     const plan = PLANS[key.plan];
-    if (!plan.monitoring) {
-      throw new ServiceError(
-        'plan-feature-unavailable',
-        'Ongoing monitoring needs the Professional or Enterprise plan.',
-      );
-    }
+    if (!plan.monitoring) throw noMonitoring();
     await this.assertRoom(key.accountId, plan.monitorsMax);
     const screening = await this.deps.screening.screen(key, request);
     const screened = await this.deps.db
@@ -69,11 +81,69 @@ export class MonitorService {
       request,
       createdAt: this.deps.clock.now(),
       firstScreeningId: screening.id,
+      firstScreeningError: null,
     };
     if (!(await insertMonitor(this.deps.db, monitor, screening.flags, plan.monitorsMax))) {
       throw limitReached(plan.monitorsMax ?? 0);
     }
     return { ...view(monitor), screening };
+  }
+
+  /**
+   * Imports many parties at once (at most MONITOR_IMPORT_MAX), as a batch is taken: every row
+   * checked first (one bad row refuses the whole import, naming each), the plan's monitor limit and
+   * the month's remaining screenings checked for all of them, then stored in one transaction. Their
+   * first screenings (counted) are done in the background; each monitor is watched from its own.
+   */
+  async import(key: AuthenticatedKey, submission: BatchSubmission): Promise<ImportView> {
+    const plan = PLANS[key.plan];
+    if (!plan.monitoring) throw noMonitoring();
+    const today = isoDay(this.deps.clock.now());
+    const configured = this.deps.sources();
+    const items = checkBatchItems(submission, plan, configured, today, {
+      what: 'monitor import',
+      max: MONITOR_IMPORT_MAX,
+    });
+    const subject = { accountId: key.accountId, keyId: key.keyId, plan: key.plan };
+    const { remaining } = (await this.deps.usage.usage(subject)).current_month;
+    if (remaining !== null && remaining < items.length) {
+      throw new ServiceError(
+        'quota-exceeded',
+        `The import holds ${items.length} parties but only ${remaining} screenings remain this month for their first screenings; nothing was imported.`,
+      );
+    }
+    const monitors = items.map(({ reference, request }) => {
+      const resolved = resolveScreeningRequest(request, plan, configured, today);
+      return {
+        reference,
+        subjectKey: subjectKey(resolved),
+        entity: resolved.entity,
+        queryType: resolved.type,
+        request,
+      };
+    });
+    const id = newId();
+    const createdAt = this.deps.clock.now();
+    const entry = { id, accountId: key.accountId, keyId: key.keyId, createdAt };
+    if (!(await insertImport(this.deps.db, entry, monitors, plan.monitorsMax))) {
+      throw limitReached(plan.monitorsMax ?? 0);
+    }
+    this.deps.imported();
+    return {
+      id,
+      status: 'processing',
+      total: monitors.length,
+      screened: 0,
+      failed: 0,
+      created_at: createdAt.toISOString(),
+      completed_at: null,
+    };
+  }
+
+  async getImport(accountId: string, id: string): Promise<ImportView> {
+    const found = isUuid(id) ? await findImport(this.deps.db, accountId, id) : undefined;
+    if (!found) throw notFound('The import');
+    return found;
   }
 
   async get(accountId: string, id: string): Promise<MonitorView> {
@@ -126,6 +196,13 @@ export class MonitorService {
   }
 }
 
+function noMonitoring(): ServiceError {
+  return new ServiceError(
+    'plan-feature-unavailable',
+    'Ongoing monitoring needs the Professional or Enterprise plan.',
+  );
+}
+
 function limitReached(max: number): ServiceError {
   return new ServiceError(
     'monitor-limit-reached',
@@ -142,6 +219,14 @@ function view(monitor: StoredMonitor): MonitorView {
     id: monitor.id,
     ...monitor.request,
     reference: monitor.reference,
+    status:
+      monitor.firstScreeningId !== null
+        ? 'active'
+        : monitor.firstScreeningError !== null
+          ? 'failed'
+          : 'pending',
+    first_screening_id: monitor.firstScreeningId,
+    first_screening_error: monitor.firstScreeningError,
     created_at: monitor.createdAt.toISOString(),
   };
 }

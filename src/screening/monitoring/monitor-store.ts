@@ -18,6 +18,10 @@ export interface StoredMonitor {
   queryType: string;
   request: ScreeningRequest;
   createdAt: Date;
+  /** Null while its first screening is due (an imported monitor), or when it failed. */
+  firstScreeningId: string | null;
+  /** The problem type its first screening failed with: it is then not watched. */
+  firstScreeningError: string | null;
 }
 
 /** A live monitor as a run reads it: with its account's plan and standing. */
@@ -42,17 +46,7 @@ export async function insertMonitor(
   max: number | null,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    // The account row is locked so that concurrent creations count one after the other.
-    await sql`SELECT 1 FROM accounts WHERE id = ${monitor.accountId} FOR UPDATE`.execute(trx);
-    if (max !== null) {
-      const { count } = await trx
-        .selectFrom('monitors')
-        .select((eb) => eb.fn.countAll<string>().as('count'))
-        .where('account_id', '=', monitor.accountId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirstOrThrow();
-      if (Number(count) >= max) return false;
-    }
+    if (max !== null && (await lockedMonitorCount(trx, monitor.accountId)) >= max) return false;
     await trx
       .insertInto('monitors')
       .values({
@@ -88,6 +82,21 @@ export async function insertMonitor(
   });
 }
 
+/**
+ * The account's live monitors, counted with its row locked until the transaction ends: creations
+ * and imports of one account count one after the other, so none goes over the plan's limit.
+ */
+export async function lockedMonitorCount(trx: Db, accountId: string): Promise<number> {
+  await sql`SELECT 1 FROM accounts WHERE id = ${accountId} FOR UPDATE`.execute(trx);
+  const { count } = await trx
+    .selectFrom('monitors')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
 const COLUMNS = [
   'monitors.id',
   'monitors.account_id',
@@ -98,6 +107,8 @@ const COLUMNS = [
   'monitors.query_type',
   'monitors.request',
   'monitors.created_at',
+  'monitors.first_screening_id',
+  'monitors.first_screening_error',
 ] as const;
 
 type MonitorRow = Pick<
@@ -111,6 +122,8 @@ type MonitorRow = Pick<
   | 'query_type'
   | 'request'
   | 'created_at'
+  | 'first_screening_id'
+  | 'first_screening_error'
 >;
 
 function fromRow(row: MonitorRow): StoredMonitor {
@@ -124,6 +137,8 @@ function fromRow(row: MonitorRow): StoredMonitor {
     queryType: row.query_type,
     request: row.request as ScreeningRequest,
     createdAt: new Date(row.created_at),
+    firstScreeningId: row.first_screening_id,
+    firstScreeningError: row.first_screening_error,
   };
 }
 

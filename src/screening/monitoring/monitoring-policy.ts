@@ -36,3 +36,17 @@ export const MONITOR_RUN_RETRY_BASE_MS = 30_000;
  * much: the instances' clocks may disagree by a little.
  */
 export const MONITOR_FIRST_SCREENED_SKEW_MS = 60_000;
+/** Parties one import may hold. */
+export const MONITOR_IMPORT_MAX = 100_000;
+/** Largest import body (CSV or JSON), in bytes. */
+export const MONITOR_IMPORT_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+/**
+ * Imported monitors' first screenings are claimed and counted this many at a time (one statement
+ * counts and stores them), `MONITOR_FIRST_SCREENING_GROUPS` groups at once per instance.
+ */
+export const MONITOR_FIRST_SCREENING_GROUP = 16;
+export const MONITOR_FIRST_SCREENING_GROUPS = 4;
+/** How long a claim on a first screening holds (far longer than a group takes). */
+export const MONITOR_FIRST_SCREENING_LEASE_MS = 10 * 60 * 1000;
+/** How often an idle instance looks for first screenings due. */
+export const MONITOR_FIRST_SCREENING_POLL_INTERVAL_MS = 2_000;

@@ -17,6 +17,9 @@ const refusal = (run: () => unknown): ServiceError => {
   throw new Error('expected a ServiceError');
 };
 
+/** A CSV batch read and checked, as a submission is. */
+const checkCsv = (csv: string) => checkBatchItems(submissionFromCsv(csv), PLANS.professional, [un], TODAY);
+
 describe('batch input', () => {
   it('reads CSV with a BOM, quoted cells and columns in any order, into the JSON form', () => {
     const csv = '\uFEFFreference,Query,type\r\nr1,"Doe, John",person\r\nr2,ACME LTD,\r\n\r\n';
@@ -46,28 +49,27 @@ describe('batch input', () => {
       { type: 'vessel', identifiers: [{ type: 'imo', value: '9187629' }] },
       { query: 'Plain Name' },
     ]);
-    const bad = refusal(() =>
-      submissionFromCsv('query,identifiers\r\nA Name,shoe:42\r\nB Name,no-colon\r\n'),
-    );
+    const bad = refusal(() => checkCsv('query,identifiers\r\nA Name,shoe:42\r\nB Name,no-colon\r\n'));
     expect(bad.fieldErrors.map((e) => e.detail)).toEqual([
       'line 2: unknown identifier types: shoe',
       'line 3: each identifier is written type:value',
     ]);
   });
 
-  it('refuses CSV without a query column, with unknown columns, or with a bad type, naming the line', () => {
+  it('refuses CSV without a query column, with unknown columns, or with bad rows, naming each line', () => {
     expect(refusal(() => submissionFromCsv('type\r\nperson\r\n')).fieldErrors[0]!.detail).toBe(
       'no query column',
     );
     expect(refusal(() => submissionFromCsv('query,colour\r\nJohn,red\r\n')).fieldErrors[0]!.detail).toBe(
       'unknown columns: colour',
     );
-    const bad = refusal(() => submissionFromCsv('query,type\r\nA Name,person\r\nB Name,ship\r\n'));
+    const bad = refusal(() => checkCsv('query,type\r\nA Name,person\r\nB Name,ship\r\nx,person\r\n'));
     expect(bad.fieldErrors).toEqual([
       {
         pointer: '/items/1/type',
         detail: 'line 3: must be one of person, organization, vessel, aircraft, entity',
       },
+      { pointer: '/items/2/query', detail: expect.stringContaining('must be') },
     ]);
     expect(refusal(() => submissionFromCsv('query\r\n"unclosed\r\n')).code).toBe('validation-failed');
   });

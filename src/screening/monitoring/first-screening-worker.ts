@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuditWriter } from '../../audit/audit-writer.js';
+import { inBackground } from '../../background-work.js';
+import { type Clock, millisecondsSince } from '../../clock.js';
+import { type ErrorCode, ServiceError } from '../../errors.js';
+import { ClaimLoop } from '../../store/claim-loop.js';
+import type { Db } from '../../store/database.js';
+import type { ScreeningService, ScreeningSubject } from '../screening-service.js';
+import {
+  claimUnscreened,
+  closeImportIfDone,
+  firstScreenedStatements,
+  markFirstScreeningFailed,
+  type UnscreenedMonitor,
+} from './monitor-import-queue.js';
+import {
+  MONITOR_FIRST_SCREENING_GROUP,
+  MONITOR_FIRST_SCREENING_GROUPS,
+  MONITOR_FIRST_SCREENING_POLL_INTERVAL_MS,
+  MONITOR_RUN_SHUTDOWN_GRACE_MS,
+} from './monitoring-policy.js';
+
+export interface FirstScreeningWorkerDeps {
+  db: Db;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  screening: ScreeningService;
+  audit: AuditWriter;
+  /** The HTTP status a request failing with this code gets (for the screening's audit row). */
+  statusOf: (code: ErrorCode) => number;
+}
+
+/**
+ * Does imported monitors' first screenings, in every instance, in the background: claims due
+ * monitors, screens each group of one key as `POST /v1/screen` would (counted, stored, audited),
+ * and records in the statement that counts them that the monitors are watched from then on, with
+ * what they flagged. A monitor whose screening is refused (the month's quota reached) records why
+ * and is not watched. The group that finishes an import closes it.
+ */
+export class FirstScreeningWorker extends ClaimLoop<UnscreenedMonitor[]> {
+  constructor(private readonly deps: FirstScreeningWorkerDeps) {
+    super({
+      what: "monitors' first screenings",
+      logger: deps.logger,
+      concurrency: MONITOR_FIRST_SCREENING_GROUPS,
+      refillAt: MONITOR_FIRST_SCREENING_GROUPS / 2,
+      pollIntervalMs: MONITOR_FIRST_SCREENING_POLL_INTERVAL_MS,
+      nudgeDelayMs: 0,
+      shutdownGraceMs: MONITOR_RUN_SHUTDOWN_GRACE_MS,
+    });
+  }
+
+  protected claim(room: number): Promise<UnscreenedMonitor[][]> {
+    return inBackground(async () =>
+      groupsOf(
+        await claimUnscreened(this.deps.db, this.deps.clock.now(), room * MONITOR_FIRST_SCREENING_GROUP),
+      ),
+    );
+  }
+
+  protected run(group: UnscreenedMonitor[]): Promise<void> {
+    return inBackground(() => this.screen(group));
+  }
+
+  private async screen(group: UnscreenedMonitor[]): Promise<void> {
+    const { db, clock, screening } = this.deps;
+    const started = performance.now();
+    const [first] = group as [UnscreenedMonitor];
+    const key: ScreeningSubject =
+      first.keyId === null
+        ? { accountId: first.accountId, keyId: null, plan: first.plan, userId: null }
+        : { accountId: first.accountId, keyId: first.keyId, plan: first.plan };
+    const outcomes = first.accountActive
+      ? await screening.screenGroup(
+          key,
+          group.map((monitor) => monitor.request),
+          (screened) =>
+            firstScreenedStatements(
+              screened.map(({ index, result }) => ({ monitor: group[index]!, result })),
+              clock.now(),
+            ),
+        )
+      : group.map(() => new ServiceError('account-suspended', 'The account is suspended.'));
+    await markFirstScreeningFailed(
+      db,
+      outcomes.flatMap((outcome, i) =>
+        outcome instanceof ServiceError ? [{ monitorId: group[i]!.id, problem: outcome.code }] : [],
+      ),
+    );
+    const latencyMs = millisecondsSince(started);
+    outcomes.forEach((outcome, i) => {
+      const status = outcome instanceof ServiceError ? this.deps.statusOf(outcome.code) : 200;
+      this.audit(group[i]!, status, latencyMs);
+    });
+    for (const importId of new Set(group.map((m) => m.importId)))
+      if (importId !== null) await closeImportIfDone(db, importId, clock.now());
+  }
+
+  /** The first screening's audit row, as a request creating the monitor would have left. */
+  private audit(monitor: UnscreenedMonitor, status: number, latencyMs: number): void {
+    this.deps.audit.record({
+      id: randomUUID(),
+      request_id: `${monitor.importId ?? 'monitor'}:${monitor.id}`,
+      occurred_at: this.deps.clock.now(),
+      account_id: monitor.accountId,
+      key_id: monitor.keyId,
+      key_prefix: null,
+      key_last4: null,
+      method: 'POST',
+      route: '/v1/monitors/:id/first-screening',
+      path: `/v1/monitors/${monitor.id}/first-screening`,
+      status,
+      latency_ms: latencyMs,
+      client_ip: null,
+      user_agent: null,
+    });
+  }
+}
+
+/** Claimed monitors in groups of one account and key, at most MONITOR_FIRST_SCREENING_GROUP each. */
+function groupsOf(monitors: readonly UnscreenedMonitor[]): UnscreenedMonitor[][] {
+  const groups: UnscreenedMonitor[][] = [];
+  const filling = new Map<string, UnscreenedMonitor[]>();
+  for (const monitor of monitors) {
+    const owner = `${monitor.accountId} ${monitor.keyId}`;
+    let group = filling.get(owner);
+    if (!group || group.length === MONITOR_FIRST_SCREENING_GROUP) {
+      group = [];
+      filling.set(owner, group);
+      groups.push(group);
+    }
+    group.push(monitor);
+  }
+  return groups;
+}
