@@ -8,6 +8,9 @@ const REASONS: Record<AlertReason, string> = {
   record_removed: 'Record removed from the list',
 };
 
+/** Characters of a list version shown. */
+const LIST_VERSION_SHOWN_CHARS = 12;
+
 /** What the inbox shows: `all`, or one status of the API's. */
 export type AlertStatusFilter = 'open' | 'closed' | 'all';
 export const ALERT_STATUS_FILTERS: readonly AlertStatusFilter[] = ['open', 'closed', 'all'];
@@ -31,7 +34,8 @@ export function alertRowView(alert: AlertView, subject: string | undefined) {
     removed: alert.reason === 'record_removed',
     list: registeredList(alert.list)?.title ?? alert.list,
     listId: alert.list,
-    listVersion: alert.list_version,
+    // A version is a content hash: its first 12 characters name it, as the operator API's messages do.
+    listVersion: alert.list_version.slice(0, LIST_VERSION_SHOWN_CHARS),
     recordName: String(details.name ?? details.matched_name ?? ''),
     score: flag ? flag.match_score.toFixed(2) : '',
     screeningId: alert.screening_id,

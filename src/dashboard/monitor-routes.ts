@@ -14,7 +14,7 @@ import { formField, isHtmx } from './session-guard.js';
 const config = { dashboard: 'signed-in' as const };
 /** Monitors a page shows, as many as the history's screenings. */
 export const MONITORS_PAGE_SIZE = 25;
-/** What a monitor may be of here: a person, or any kind (`entity`), as the brief of the page says. */
+/** The add form offers a person or any kind (`entity`); the API takes the other types too. */
 const MONITOR_TYPES = ['person', 'entity'] as const;
 const MonitorsQuery = Type.Object({
   reference: Type.Optional(Type.String({ maxLength: REFERENCE_MAX_CHARS * 4 })),

@@ -190,7 +190,9 @@ describe.each(backends())('dashboard monitors and alerts ($name)', (shared) => {
     expect(alertIds(inbox.body)).toEqual([alert.id]);
     expect(inbox.body).toContain(`${GASTON} <span class="status status-open">Open</span>`);
     expect(inbox.body).toContain('<dd class="alert-reason">New match</dd>');
-    expect(inbox.body).toContain(`version ${alert.list_version}`);
+    expect(inbox.body).toContain(
+      `version <code class="list-version">${alert.list_version.slice(0, 12)}</code>`,
+    );
     expect(inbox.body).toMatch(/<dd class="listed-name">[^<]*IYAMUREMYE[^<]*\(score \d\.\d\d\)<\/dd>/i);
     expect(inbox.body).toContain(`href="/dashboard/screenings/${alert.screening_id}"`);
     const screening = await browser.get(`/dashboard/screenings/${alert.screening_id}`);
