@@ -7,10 +7,12 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
 import { PROBLEMS } from '../http/problems.js';
+import { alertRoutes } from './alert-routes.js';
 import { auditRoutes } from './audit-routes.js';
 import { decisionRoutes } from './decision-routes.js';
 import { templateHelpers } from './formatting.js';
 import { keyRoutes } from './key-routes.js';
+import { monitorRoutes } from './monitor-routes.js';
 import { ASSETS_DIR, DASHBOARD_PREFIX, HTMX_DIR, HTMX_FILE, VIEWS_DIR } from './paths.js';
 import { screeningRoutes } from './screening-routes.js';
 import { addSecurityHeaders } from './security-headers.js';
@@ -104,6 +106,8 @@ async function dashboardPlugin(app: App, ctx: AppContext): Promise<void> {
   usageRoutes(app, ctx);
   screeningRoutes(app, ctx);
   decisionRoutes(app, ctx);
+  monitorRoutes(app, ctx);
+  alertRoutes(app, ctx);
   webhookRoutes(app, ctx);
   auditRoutes(app, ctx);
 }

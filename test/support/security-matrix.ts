@@ -182,6 +182,13 @@ function samples(cast: Cast): Record<string, Sample> {
     },
     'POST /dashboard/webhooks': { status: 201, form: { url, events: 'screening.complete' } },
     'POST /dashboard/webhooks/:id/delete': { status: 200, form: { confirm: 'yes' } },
+    'POST /dashboard/monitors': { status: 201, form: { query: 'Matrix Control', type: 'person' } },
+    'POST /dashboard/monitors/:id/delete': { status: 200, form: { confirm: 'yes' } },
+    'POST /dashboard/alerts/:id/close': {
+      status: 303,
+      location: /^\/dashboard\/alerts\?status=open&closed=yes$/,
+      form: { note: 'matrix' },
+    },
     'POST /dashboard/screenings/:id/flags/:flag_id/decision': {
       status: 303,
       location: /^\/dashboard\/review\?decided=true_match$/,

@@ -1,0 +1,225 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { ApiKeyView } from '../accounts/api-keys.js';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from '../accounts/plans.js';
+import type { App, AppContext } from '../http/context.js';
+import type { MonitorView } from '../screening/monitoring/monitor-service.js';
+import { QUERY_MAX_CODE_POINTS, REFERENCE_MAX_CHARS } from '../screening/screening-policy.js';
+import type { ScreeningRequest } from '../screening/screening-request.js';
+import type { ScreeningResult } from '../screening/screening-result.js';
+import { RATE_LIMIT_WINDOW_SECONDS } from '../store/rate-limiter.js';
+import { formRefusal } from './form-errors.js';
+import { formField, isHtmx } from './session-guard.js';
+
+const config = { dashboard: 'signed-in' as const };
+/** Monitors a page shows, as many as the history's screenings. */
+export const MONITORS_PAGE_SIZE = 25;
+/** The add form offers a person or any kind (`entity`); the API takes the other types too. */
+const MONITOR_TYPES = ['person', 'entity'] as const;
+const MonitorsQuery = Type.Object({
+  reference: Type.Optional(Type.String({ maxLength: REFERENCE_MAX_CHARS * 4 })),
+  before: Type.Optional(Type.String({ maxLength: 512 })),
+});
+const MonitorParams = Type.Object({ id: Type.String() });
+
+/** What the add form was filled with, to show it again after a refusal. */
+interface MonitorForm {
+  query: string;
+  type: string;
+  dateOfBirth: string;
+  countries: string;
+  reference: string;
+  keyId: string;
+}
+
+/** Which page of the list is shown: the reference searched for, and the page's cursor. */
+interface ListPosition {
+  reference: string;
+  before?: string | undefined;
+}
+
+interface MonitorsView {
+  position?: ListPosition;
+  created?: MonitorView & { screening: ScreeningResult };
+  notice?: string;
+  error?: string;
+  fieldErrors?: Record<string, string>;
+  form?: MonitorForm;
+}
+
+const FIELDS: Record<string, { field: string; label: string }> = {
+  '/query': { field: 'query', label: 'The name' },
+  '/type': { field: 'type', label: 'The type' },
+  '/date_of_birth': { field: 'date_of_birth', label: 'The birth date' },
+  '/countries': { field: 'countries', label: 'The country code' },
+  '/reference': { field: 'reference', label: 'The reference' },
+};
+
+/**
+ * A monitor is re-screened in the name of an API key (`MonitorService.create` takes one, and a
+ * run skips monitors without one), so the dashboard cannot attribute it to the user as the
+ * console does its screenings: the user picks one of the account's active keys, the oldest
+ * preselected.
+ */
+function activeKeys(keys: readonly ApiKeyView[]): ApiKeyView[] {
+  return keys.filter((key) => key.status === 'active');
+}
+
+function emptyForm(keys: readonly ApiKeyView[]): MonitorForm {
+  return {
+    query: '',
+    type: 'person',
+    dateOfBirth: '',
+    countries: '',
+    reference: '',
+    keyId: keys[0]?.id ?? '',
+  };
+}
+
+function listQuery(position: ListPosition): string {
+  return position.reference ? new URLSearchParams({ reference: position.reference }).toString() : '';
+}
+
+async function renderMonitors(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  view: MonitorsView,
+) {
+  const user = request.dashboardUser!;
+  const position = view.position ?? { reference: '' };
+  const page = await ctx.monitors.list(user.accountId, {
+    reference: position.reference || undefined,
+    cursor: position.before,
+    limit: MONITORS_PAGE_SIZE,
+  });
+  const keys = activeKeys(await ctx.accounts.listKeys(user.accountId));
+  const data = {
+    title: 'Monitors',
+    nav: 'monitors',
+    user,
+    offered: PLANS[user.plan].monitoring,
+    monitorsMax: PLANS[user.plan].monitorsMax,
+    keys,
+    page,
+    position,
+    query: listQuery(position),
+    paged: position.before !== undefined,
+    queryMaxChars: QUERY_MAX_CODE_POINTS,
+    referenceMaxChars: REFERENCE_MAX_CHARS,
+    form: view.form ?? emptyForm(keys),
+    fieldErrors: view.fieldErrors ?? {},
+    created: view.created,
+    notice: view.notice,
+    error: view.error,
+  };
+  // htmx replaces the monitors panel only; a plain form post gets the whole page.
+  return reply.code(status).viewAsync(isHtmx(request) ? 'partials/monitors-panel' : 'monitors', data);
+}
+
+/** The form as a monitor's request, or the problems of its fields the service would not see. */
+function readForm(request: FastifyRequest, keys: readonly ApiKeyView[]) {
+  const form: MonitorForm = {
+    query: formField(request, 'query').trim(),
+    type: formField(request, 'type') || 'person',
+    dateOfBirth: formField(request, 'date_of_birth').trim(),
+    countries: formField(request, 'countries').trim(),
+    reference: formField(request, 'reference').trim(),
+    // A post without the field (not from the form) gets the key the form preselects.
+    keyId: formField(request, 'key_id') || (keys[0]?.id ?? ''),
+  };
+  const fieldErrors: Record<string, string> = {};
+  if (form.query === '') fieldErrors.query = 'Enter the name to monitor.';
+  if (!(MONITOR_TYPES as readonly string[]).includes(form.type))
+    fieldErrors.type = 'Choose whether the name is of a person or of any kind of party.';
+  if (!keys.some((key) => key.id === form.keyId)) fieldErrors.key_id = 'Choose one of your active API keys.';
+  const countries = form.countries.split(/[\s,;]+/).filter(Boolean);
+  const monitor: ScreeningRequest = {
+    query: form.query,
+    type: form.type as ScreeningRequest['type'],
+    ...(form.dateOfBirth !== '' ? { date_of_birth: form.dateOfBirth } : {}),
+    ...(countries.length > 0 ? { countries } : {}),
+    ...(form.reference !== '' ? { reference: form.reference } : {}),
+  };
+  return { form, fieldErrors, monitor };
+}
+
+function positionOf(request: FastifyRequest): ListPosition {
+  return { reference: formField(request, 'list_reference').trim() };
+}
+
+export function monitorRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    '/monitors',
+    { config, schema: { hide: true, querystring: MonitorsQuery } },
+    async (request, reply) =>
+      renderMonitors(ctx, request, reply, 200, {
+        position: { reference: request.query.reference?.trim() ?? '', before: request.query.before },
+      }),
+  );
+
+  // The same service call as POST /v1/monitors: plan, limit, validation, the first screening
+  // (counted, stored, audited, sent to webhooks) behave exactly as through the API.
+  app.post('/monitors', { config, schema: { hide: true } }, async (request, reply) => {
+    const user = request.dashboardUser!;
+    const keys = activeKeys(await ctx.accounts.listKeys(user.accountId));
+    const { form, fieldErrors, monitor } = readForm(request, keys);
+    // The first screening is a screening: the console's rate limit per user holds here too.
+    const decision = await ctx.rateLimiter.consume(`user:${user.userId}`, DEFAULT_RATE_LIMIT_PER_MINUTE);
+    if (!decision.allowed) {
+      reply.header('Retry-After', String(decision.resetSeconds));
+      return renderMonitors(ctx, request, reply, 429, {
+        form,
+        error: `You screened more than ${DEFAULT_RATE_LIMIT_PER_MINUTE} names in ${RATE_LIMIT_WINDOW_SECONDS} seconds; try again in ${decision.resetSeconds} s.`,
+      });
+    }
+    if (Object.keys(fieldErrors).length > 0)
+      return renderMonitors(ctx, request, reply, 422, { form, fieldErrors });
+    try {
+      const created = await ctx.monitors.create(
+        { accountId: user.accountId, keyId: form.keyId, plan: user.plan },
+        monitor,
+      );
+      return renderMonitors(ctx, request, reply, 201, { created });
+    } catch (error) {
+      // `/countries/2` is about the field `/countries`.
+      const refusal = formRefusal(
+        error,
+        (pointer) => FIELDS[pointer] ?? FIELDS[pointer.split('/', 2).join('/')],
+      );
+      return renderMonitors(ctx, request, reply, refusal.status, {
+        form,
+        error: refusal.error,
+        fieldErrors: refusal.fields,
+      });
+    }
+  });
+
+  // Without JavaScript the row's button posts without `confirm`, and gets a confirmation page
+  // first; with it, the confirmation dialog sends `confirm=yes` directly.
+  app.post(
+    '/monitors/:id/delete',
+    { config, schema: { hide: true, params: MonitorParams } },
+    async (request, reply) => {
+      const user = request.dashboardUser!;
+      const position = positionOf(request);
+      if (formField(request, 'confirm') !== 'yes') {
+        const monitor = await ctx.monitors.get(user.accountId, request.params.id);
+        return reply.viewAsync('monitor-delete', {
+          title: 'Stop monitoring',
+          nav: 'monitors',
+          user,
+          monitor,
+          position,
+        });
+      }
+      const monitor = await ctx.monitors.get(user.accountId, request.params.id);
+      await ctx.monitors.delete(user.accountId, request.params.id);
+      return renderMonitors(ctx, request, reply, 200, {
+        position,
+        notice: `“${monitor.query ?? monitor.reference ?? monitor.id}” is no longer monitored. Its alerts stay in the inbox.`,
+      });
+    },
+  );
+}
