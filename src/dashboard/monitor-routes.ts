@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { ApiKeyView } from '../accounts/api-keys.js';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from '../accounts/plans.js';
 import type { App, AppContext } from '../http/context.js';
 import type { MonitorView } from '../screening/monitoring/monitor-service.js';
@@ -29,7 +28,6 @@ interface MonitorForm {
   dateOfBirth: string;
   countries: string;
   reference: string;
-  keyId: string;
 }
 
 /** Which page of the list is shown: the reference searched for, and the page's cursor. */
@@ -55,26 +53,7 @@ const FIELDS: Record<string, { field: string; label: string }> = {
   '/reference': { field: 'reference', label: 'The reference' },
 };
 
-/**
- * A monitor is re-screened in the name of an API key (`MonitorService.create` takes one, and a
- * run skips monitors without one), so the dashboard cannot attribute it to the user as the
- * console does its screenings: the user picks one of the account's active keys, the oldest
- * preselected.
- */
-function activeKeys(keys: readonly ApiKeyView[]): ApiKeyView[] {
-  return keys.filter((key) => key.status === 'active');
-}
-
-function emptyForm(keys: readonly ApiKeyView[]): MonitorForm {
-  return {
-    query: '',
-    type: 'person',
-    dateOfBirth: '',
-    countries: '',
-    reference: '',
-    keyId: keys[0]?.id ?? '',
-  };
-}
+const EMPTY_FORM: MonitorForm = { query: '', type: 'person', dateOfBirth: '', countries: '', reference: '' };
 
 function listQuery(position: ListPosition): string {
   return position.reference ? new URLSearchParams({ reference: position.reference }).toString() : '';
@@ -94,21 +73,19 @@ async function renderMonitors(
     cursor: position.before,
     limit: MONITORS_PAGE_SIZE,
   });
-  const keys = activeKeys(await ctx.accounts.listKeys(user.accountId));
   const data = {
     title: 'Monitors',
     nav: 'monitors',
     user,
     offered: PLANS[user.plan].monitoring,
     monitorsMax: PLANS[user.plan].monitorsMax,
-    keys,
     page,
     position,
     query: listQuery(position),
     paged: position.before !== undefined,
     queryMaxChars: QUERY_MAX_CODE_POINTS,
     referenceMaxChars: REFERENCE_MAX_CHARS,
-    form: view.form ?? emptyForm(keys),
+    form: view.form ?? EMPTY_FORM,
     fieldErrors: view.fieldErrors ?? {},
     created: view.created,
     notice: view.notice,
@@ -119,21 +96,18 @@ async function renderMonitors(
 }
 
 /** The form as a monitor's request, or the problems of its fields the service would not see. */
-function readForm(request: FastifyRequest, keys: readonly ApiKeyView[]) {
+function readForm(request: FastifyRequest) {
   const form: MonitorForm = {
     query: formField(request, 'query').trim(),
     type: formField(request, 'type') || 'person',
     dateOfBirth: formField(request, 'date_of_birth').trim(),
     countries: formField(request, 'countries').trim(),
     reference: formField(request, 'reference').trim(),
-    // A post without the field (not from the form) gets the key the form preselects.
-    keyId: formField(request, 'key_id') || (keys[0]?.id ?? ''),
   };
   const fieldErrors: Record<string, string> = {};
   if (form.query === '') fieldErrors.query = 'Enter the name to monitor.';
   if (!(MONITOR_TYPES as readonly string[]).includes(form.type))
     fieldErrors.type = 'Choose whether the name is of a person or of any kind of party.';
-  if (!keys.some((key) => key.id === form.keyId)) fieldErrors.key_id = 'Choose one of your active API keys.';
   const countries = form.countries.split(/[\s,;]+/).filter(Boolean);
   const monitor: ScreeningRequest = {
     query: form.query,
@@ -160,11 +134,11 @@ export function monitorRoutes(app: App, ctx: AppContext): void {
   );
 
   // The same service call as POST /v1/monitors: plan, limit, validation, the first screening
-  // (counted, stored, audited, sent to webhooks) behave exactly as through the API.
+  // (counted, stored, audited, sent to webhooks) behave exactly as through the API. The monitor is
+  // the account's, made by the user as a console screening is (no key).
   app.post('/monitors', { config, schema: { hide: true } }, async (request, reply) => {
     const user = request.dashboardUser!;
-    const keys = activeKeys(await ctx.accounts.listKeys(user.accountId));
-    const { form, fieldErrors, monitor } = readForm(request, keys);
+    const { form, fieldErrors, monitor } = readForm(request);
     // The first screening is a screening: the console's rate limit per user holds here too.
     const decision = await ctx.rateLimiter.consume(`user:${user.userId}`, DEFAULT_RATE_LIMIT_PER_MINUTE);
     if (!decision.allowed) {
@@ -178,7 +152,7 @@ export function monitorRoutes(app: App, ctx: AppContext): void {
       return renderMonitors(ctx, request, reply, 422, { form, fieldErrors });
     try {
       const created = await ctx.monitors.create(
-        { accountId: user.accountId, keyId: form.keyId, plan: user.plan },
+        { accountId: user.accountId, keyId: null, plan: user.plan, userId: user.userId },
         monitor,
       );
       return renderMonitors(ctx, request, reply, 201, { created });

@@ -26,7 +26,7 @@ const INSERT_MONITORS_PER_STATEMENT = 1_000;
  */
 export async function insertImport(
   db: Db,
-  entry: { id: string; accountId: string; keyId: string; createdAt: Date },
+  entry: { id: string; accountId: string; keyId: string | null; createdAt: Date },
   monitors: readonly ImportedMonitor[],
   max: number | null,
 ): Promise<boolean> {

@@ -1,4 +1,3 @@
-import type { AuthenticatedKey } from '../../accounts/key-authenticator.js';
 import { PLANS } from '../../accounts/plans.js';
 import type { UsageLedger } from '../../accounts/usage-ledger.js';
 import { type Clock, isoDay } from '../../clock.js';
@@ -58,7 +57,7 @@ export class MonitorService {
    * (403) or no room for another monitor (402).
    */
   async create(
-    key: ScreeningSubject & { keyId: string },
+    key: ScreeningSubject,
     request: ScreeningRequest,
   ): Promise<MonitorView & { screening: ScreeningResult }> {
     const plan = PLANS[key.plan];
@@ -95,7 +94,7 @@ export class MonitorService {
    * the month's remaining screenings checked for all of them, then stored in one transaction. Their
    * first screenings (counted) are done in the background; each monitor is watched from its own.
    */
-  async import(key: AuthenticatedKey, submission: BatchSubmission): Promise<ImportView> {
+  async import(key: ScreeningSubject, submission: BatchSubmission): Promise<ImportView> {
     const plan = PLANS[key.plan];
     if (!plan.monitoring) throw noMonitoring();
     const today = isoDay(this.deps.clock.now());
