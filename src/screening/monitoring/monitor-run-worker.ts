@@ -20,7 +20,8 @@ import {
   renewClaim,
   saveProgress,
 } from './list-change-queue.js';
-import { type ListDelta, listDelta } from './list-delta.js';
+import type { ListDelta } from './list-delta.js';
+import { listDeltaInThread } from './list-delta-thread.js';
 import { MonitorSift } from './monitor-sift.js';
 import { forgetFlags, monitorsFlaggedFor, type RunMonitor, runMonitorsPage } from './monitor-store.js';
 import {
@@ -143,7 +144,7 @@ export class MonitorRunWorker extends ClaimLoop<ClaimedChange> {
     const previous = change.previousSnapshotId
       ? await snapshots.loadSnapshot(change.previousSnapshotId)
       : undefined;
-    const delta = listDelta(previous?.chunks, current.chunks);
+    const delta = await listDeltaInThread(previous?.chunks, current.chunks);
     const summary: RunSummary = {
       changed: delta.changed.length,
       removed: delta.removed.length,
