@@ -251,6 +251,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     onBatchClosed: () => webhookDelivery.nudge(),
     statusOf: (code) => PROBLEMS[code].status,
   });
+  const inService = () => [...lists.view().lists.values()].map((list) => list.meta.id);
   const monitorRuns = new MonitorRunWorker({
     db,
     clock,
@@ -258,7 +259,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     screening,
     snapshots: new ListSnapshotStore(db, clock),
     audit,
-    inService: () => [...lists.view().lists.values()].map((list) => list.meta.id),
+    inService,
     onAlert: () => webhookDelivery.nudge(),
   });
   const firstScreenings = new FirstScreeningWorker({
@@ -268,6 +269,8 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     screening,
     audit,
     statusOf: (code) => PROBLEMS[code].status,
+    inService,
+    changesReopened: () => monitorRuns.nudge(),
   });
   const retention = new RetentionPurge(db, clock, retentionMonths, logger);
   retention.start();
@@ -340,6 +343,8 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
       usage,
       sources: screeningSources,
       imported: () => firstScreenings.nudge(),
+      inService,
+      changesReopened: () => monitorRuns.nudge(),
     }),
     batches: new BatchService({
       db,

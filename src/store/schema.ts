@@ -209,6 +209,7 @@ export interface ListChangeTable {
   previous_snapshot_id: string | null;
   created_at: Timestamp;
   claimed_until: Timestamp | null;
+  /** Failed attempts at its run (a shutdown is no failure). */
   attempts: ColumnType<number, number | undefined, number>;
   /** The last monitor (in id order) a run has finished with; a repeated run goes on after it. */
   monitor_cursor: string | null;

@@ -3,7 +3,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimChanges, markDone, saveProgress } from '../../src/screening/monitoring/list-change-queue.js';
+import {
+  claimChanges,
+  markDone,
+  reopenChangesMissedBy,
+  saveProgress,
+} from '../../src/screening/monitoring/list-change-queue.js';
 import { MONITOR_RUN_MAX_ATTEMPTS } from '../../src/screening/monitoring/monitoring-policy.js';
 import { type Backend, backends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
@@ -401,7 +406,7 @@ describe.each(backends())('ongoing monitoring ($name)', (shared) => {
     expect(unknown.status).toBe(404);
   });
 
-  it('a change is claimed only where its version or a later one serves, and a lapsed claim writes nothing', async () => {
+  it('changes of a list are claimed in order, only where their version or a later one serves; a lapsed claim writes nothing', async () => {
     const { db } = api.runtime.ctx;
     // A list no instance serves: the running worker never claims these rows.
     const [s1, s2, s3] = [randomUUID(), randomUUID(), randomUUID()];
@@ -413,31 +418,39 @@ describe.each(backends())('ongoing monitoring ($name)', (shared) => {
     }));
     await db.insertInto('list_changes').values(changes).execute();
     const now = new Date();
-    const claim = (inService: string[]) =>
-      claimChanges(db, now, 60_000, inService, 10).then((claimed) => claimed.map((c) => c.snapshotId));
+    const claimed = (inService: string[]) => claimChanges(db, now, 60_000, inService, 10);
+    const claim = async (inService: string[]) => (await claimed(inService)).map((c) => c.snapshotId);
 
     expect(await claim([])).toEqual([]);
     // An instance still on the first version leaves the second and third to one that caught up.
-    expect(await claim([s1])).toEqual([s1]);
-    expect((await claim([s3])).sort()).toEqual([s2, s3].sort());
+    const [first] = await claimed([s1]);
+    expect(first?.snapshotId).toBe(s1);
+    // The second waits for the first to be done, the third for the second.
+    expect(await claim([s3])).toEqual([]);
+    expect(await markDone(db, first!, now, {})).toBe(true);
+    const [second] = await claimed([s3]);
+    expect(second?.snapshotId).toBe(s2);
+    expect(await claim([s3])).toEqual([]);
+    expect(await markDone(db, second!, now, {})).toBe(true);
 
+    const [stale] = await claimed([s3]);
+    expect(stale?.snapshotId).toBe(s3);
+    // Its lease lapses (its instance stalled) and another instance takes it.
     await db
       .updateTable('list_changes')
       .set({ claimed_until: new Date(0) })
       .where('snapshot_id', '=', s3)
       .execute();
-    const [stale] = await db
-      .selectFrom('list_changes')
-      .select(['id', 'claim_token'])
-      .where('snapshot_id', '=', s3)
-      .execute();
-    const [taken] = await claimChanges(db, now, 60_000, [s3], 10);
+    const [taken] = await claimed([s3]);
     expect(taken?.snapshotId).toBe(s3);
-    const staleClaim = { ...taken!, claimToken: stale!.claim_token! };
-    expect(await saveProgress(db, staleClaim, randomUUID(), now)).toBe(false);
-    expect(await markDone(db, staleClaim, now, {})).toBe(false);
+    expect(await saveProgress(db, stale!, randomUUID(), now)).toBe(false);
+    expect(await markDone(db, stale!, now, {})).toBe(false);
     expect(await saveProgress(db, taken!, randomUUID(), now)).toBe(true);
     expect(await markDone(db, taken!, now, { alerts: 0 })).toBe(true);
+
+    // An instance that had not loaded the third version yet made a monitor: its run is done again.
+    expect(await reopenChangesMissedBy(db, [s2])).toBe(1);
+    expect(await claim([s3])).toEqual([s3]);
     await db.deleteFrom('list_changes').where('list_id', '=', 'queue_probe').execute();
   });
 });

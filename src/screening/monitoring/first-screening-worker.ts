@@ -7,17 +7,20 @@ import { type ErrorCode, ServiceError } from '../../errors.js';
 import { ClaimLoop } from '../../store/claim-loop.js';
 import type { Db } from '../../store/database.js';
 import type { ScreeningService, ScreeningSubject } from '../screening-service.js';
+import { reopenChangesMissedBy } from './list-change-queue.js';
 import {
   claimUnscreened,
   closeImportIfDone,
   firstScreenedStatements,
   markFirstScreeningFailed,
+  retryFirstScreeningAt,
   type UnscreenedMonitor,
 } from './monitor-import-queue.js';
 import {
   MONITOR_FIRST_SCREENING_GROUP,
   MONITOR_FIRST_SCREENING_GROUPS,
   MONITOR_FIRST_SCREENING_POLL_INTERVAL_MS,
+  MONITOR_FIRST_SCREENING_RETRY_MS,
   MONITOR_RUN_SHUTDOWN_GRACE_MS,
 } from './monitoring-policy.js';
 
@@ -29,14 +32,27 @@ export interface FirstScreeningWorkerDeps {
   audit: AuditWriter;
   /** The HTTP status a request failing with this code gets (for the screening's audit row). */
   statusOf: (code: ErrorCode) => number;
+  /** The ids of the list versions this instance has in service. */
+  inService: () => string[];
+  /** List changes were opened again: wake the monitor runs. */
+  changesReopened: () => void;
 }
+
+/** Refusals that stand (tried again, the screening would be refused again); others are retried. */
+const FINAL_REFUSALS: ReadonlySet<ErrorCode> = new Set([
+  'quota-exceeded',
+  'account-suspended',
+  'validation-failed',
+  'plan-feature-unavailable',
+]);
 
 /**
  * Does imported monitors' first screenings, in every instance, in the background: claims due
  * monitors, screens each group of one key as `POST /v1/screen` would (counted, stored, audited),
  * and records in the statement that counts them that the monitors are watched from then on, with
- * what they flagged. A monitor whose screening is refused (the month's quota reached) records why
- * and is not watched. The group that finishes an import closes it.
+ * what they flagged. A monitor whose screening is refused for good (the month's quota reached)
+ * records why and is not watched; one refused for a passing reason (every source away) is tried
+ * again later. The group that finishes an import closes it.
  */
 export class FirstScreeningWorker extends ClaimLoop<UnscreenedMonitor[]> {
   constructor(private readonly deps: FirstScreeningWorkerDeps) {
@@ -82,12 +98,22 @@ export class FirstScreeningWorker extends ClaimLoop<UnscreenedMonitor[]> {
             ),
         )
       : group.map(() => new ServiceError('account-suspended', 'The account is suspended.'));
+    const refused = outcomes.flatMap((outcome, i) =>
+      outcome instanceof ServiceError ? [{ monitorId: group[i]!.id, problem: outcome.code }] : [],
+    );
     await markFirstScreeningFailed(
       db,
-      outcomes.flatMap((outcome, i) =>
-        outcome instanceof ServiceError ? [{ monitorId: group[i]!.id, problem: outcome.code }] : [],
-      ),
+      refused.filter((r) => FINAL_REFUSALS.has(r.problem as ErrorCode)),
     );
+    await retryFirstScreeningAt(
+      db,
+      refused.filter((r) => !FINAL_REFUSALS.has(r.problem as ErrorCode)).map((r) => r.monitorId),
+      new Date(clock.now().getTime() + MONITOR_FIRST_SCREENING_RETRY_MS),
+    );
+    // Screened on an instance that had not loaded a list's newest version yet: that change's run
+    // is done again for them (its last pass).
+    if (outcomes.length > refused.length && (await reopenChangesMissedBy(db, this.deps.inService())) > 0)
+      this.deps.changesReopened();
     const latencyMs = millisecondsSince(started);
     outcomes.forEach((outcome, i) => {
       const status = outcome instanceof ServiceError ? this.deps.statusOf(outcome.code) : 200;

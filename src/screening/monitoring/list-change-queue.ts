@@ -12,8 +12,8 @@ export interface ClaimedChange {
   monitorCursor: string | null;
   /** This claim's; a write carrying another (a lapsed claim's) changes nothing. */
   claimToken: string;
-  /** Claims so far, this one included. */
-  attempts: number;
+  /** Attempts that failed so far (a shutdown is no failure). */
+  failures: number;
   lastError: string | null;
 }
 
@@ -21,7 +21,9 @@ export interface ClaimedChange {
  * Claims up to `limit` list changes not yet run, for `leaseMs` (FOR UPDATE SKIP LOCKED: every
  * instance claims, none the same change). Only changes whose version, or a later version of the
  * same list, this instance has in service: its screenings must see the records the change added.
- * An instance still serving an older version leaves the change to one that has caught up.
+ * An instance still serving an older version leaves the change to one that has caught up. The
+ * changes of one list run one after the other, in order: a removal run after the relisting that
+ * followed it would tell the monitors the wrong last word.
  */
 export async function claimChanges(
   db: Db,
@@ -43,13 +45,15 @@ export async function claimChanges(
     attempts: number;
     last_error: string | null;
   }>`
-    UPDATE list_changes SET claimed_until = ${until}, claim_token = ${token}, attempts = attempts + 1
+    UPDATE list_changes SET claimed_until = ${until}, claim_token = ${token}
     WHERE id IN (
       SELECT c.id FROM list_changes c
       WHERE c.done_at IS NULL AND (c.claimed_until IS NULL OR c.claimed_until < ${now})
         AND EXISTS (SELECT 1 FROM list_changes served
           WHERE served.list_id = c.list_id AND served.snapshot_id = ANY(${inService}::uuid[])
             AND served.created_at >= c.created_at)
+        AND NOT EXISTS (SELECT 1 FROM list_changes earlier
+          WHERE earlier.list_id = c.list_id AND earlier.created_at < c.created_at AND earlier.done_at IS NULL)
       ORDER BY c.created_at
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED)
@@ -63,7 +67,7 @@ export async function claimChanges(
     createdAt: new Date(r.created_at),
     monitorCursor: r.monitor_cursor,
     claimToken: token,
-    attempts: r.attempts,
+    failures: r.attempts,
     lastError: r.last_error,
   }));
 }
@@ -97,14 +101,24 @@ export async function markDone(
   });
 }
 
-/** A failed attempt: why, and not before `retryAt` again (from the page it had reached). */
+/** A failed attempt: counted, why, and not before `retryAt` again (from the page it had reached). */
 export async function recordFailure(
   db: Db,
   change: ClaimedChange,
   error: string,
   retryAt: Date,
 ): Promise<boolean> {
-  return updateClaimed(db, change, { claimed_until: retryAt, claim_token: null, last_error: error });
+  return updateClaimed(db, change, {
+    claimed_until: retryAt,
+    claim_token: null,
+    last_error: error,
+    attempts: change.failures + 1,
+  });
+}
+
+/** Gives a claim back (a shutdown): the change is due again at once, from its last page. */
+export async function releaseClaim(db: Db, change: ClaimedChange): Promise<boolean> {
+  return updateClaimed(db, change, { claimed_until: null, claim_token: null });
 }
 
 async function updateClaimed(
@@ -117,6 +131,7 @@ async function updateClaimed(
     done_at?: Date;
     summary?: string;
     last_error?: string;
+    attempts?: number;
   },
 ): Promise<boolean> {
   const result = await db
@@ -126,6 +141,23 @@ async function updateClaimed(
     .where('claim_token', '=', change.claimToken)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * A monitor was first screened on an instance serving, for some list, an older version than the
+ * newest changes of that list (it had not loaded them yet): those changes, if their runs are done,
+ * are opened again. Their runs go on from their last page, so only their last pass is done again,
+ * which screens the monitors first screened since each change was written: this one among them.
+ * Returns how many were opened again (almost always none: one cheap statement).
+ */
+export async function reopenChangesMissedBy(db: Db, inService: readonly string[]): Promise<number> {
+  if (inService.length === 0) return 0;
+  const result = await sql`
+    UPDATE list_changes c SET done_at = NULL, claimed_until = NULL, claim_token = NULL
+    WHERE c.done_at IS NOT NULL AND EXISTS (SELECT 1 FROM list_changes served
+      WHERE served.list_id = c.list_id AND served.snapshot_id = ANY(${inService}::uuid[])
+        AND served.created_at < c.created_at)`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /** The embedded database has one process: a claim found at start is a dead process's, free at once. */

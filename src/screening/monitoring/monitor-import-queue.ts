@@ -152,7 +152,7 @@ export function firstScreenedStatements(
 
 /**
  * Monitors whose first screening could not be done (the month's quota reached, the account
- * suspended, every source away): not watched, with the problem type, until the import is made again.
+ * suspended, the request no longer valid for the plan): not watched, with the problem type.
  */
 export async function markFirstScreeningFailed(
   db: Db,
@@ -163,6 +163,13 @@ export async function markFirstScreeningFailed(
   await sql`UPDATE monitors SET first_screening_error = v.problem, claimed_until = NULL
     FROM (VALUES ${sql.join(rows)}) AS v (id, problem)
     WHERE monitors.id = v.id AND monitors.first_screened_at IS NULL`.execute(db);
+}
+
+/** Monitors whose first screening failed for a passing reason: due again at `at`. */
+export async function retryFirstScreeningAt(db: Db, monitorIds: readonly string[], at: Date): Promise<void> {
+  if (monitorIds.length === 0) return;
+  await sql`UPDATE monitors SET claimed_until = ${at}
+    WHERE id = ANY(${monitorIds}::uuid[]) AND first_screened_at IS NULL`.execute(db);
 }
 
 /** Closes an import none of whose monitors is still due; true when this call closed it. */
@@ -193,16 +200,24 @@ export async function findImport(db: Db, accountId: string, id: string): Promise
     completed_at: Date | string | null;
     screened: string;
     failed: string;
+    due: string;
   }>`
     SELECT i.id, i.total, i.created_at, i.completed_at,
-      (SELECT count(*) FROM monitors m WHERE m.import_id = i.id AND m.first_screened_at IS NOT NULL) AS screened,
-      (SELECT count(*) FROM monitors m WHERE m.import_id = i.id AND m.first_screening_error IS NOT NULL) AS failed
-    FROM monitor_imports i WHERE i.id = ${id} AND i.account_id = ${accountId}`.execute(db);
+      count(*) FILTER (WHERE m.first_screened_at IS NOT NULL) AS screened,
+      count(*) FILTER (WHERE m.first_screening_error IS NOT NULL) AS failed,
+      count(*) FILTER (WHERE m.first_screened_at IS NULL AND m.first_screening_error IS NULL
+        AND m.deleted_at IS NULL) AS due
+    FROM monitor_imports i LEFT JOIN monitors m ON m.import_id = i.id
+    WHERE i.id = ${id} AND i.account_id = ${accountId}
+    GROUP BY i.id`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
+  // Done when nothing is due, whether or not the last group closed it (it may have died first,
+  // or the last monitors due were deleted).
+  const done = row.completed_at !== null || Number(row.due) === 0;
   return {
     id: row.id,
-    status: row.completed_at === null ? 'processing' : 'completed',
+    status: done ? 'completed' : 'processing',
     total: Number(row.total),
     screened: Number(row.screened),
     failed: Number(row.failed),

@@ -17,10 +17,11 @@ import {
   claimChanges,
   markDone,
   recordFailure,
+  releaseClaim,
   renewClaim,
   saveProgress,
 } from './list-change-queue.js';
-import type { ListDelta } from './list-delta.js';
+import type { ListDelta, RemovedRecord } from './list-delta.js';
 import { listDeltaInThread } from './list-delta-thread.js';
 import { MonitorSift } from './monitor-sift.js';
 import { forgetFlags, monitorsFlaggedFor, type RunMonitor, runMonitorsPage } from './monitor-store.js';
@@ -104,10 +105,10 @@ export class MonitorRunWorker extends ClaimLoop<ClaimedChange> {
 
   private async attempt(change: ClaimedChange, stop: AbortSignal): Promise<void> {
     const { db, clock, logger } = this.deps;
-    if (change.attempts > MONITOR_RUN_MAX_ATTEMPTS) {
+    if (change.failures >= MONITOR_RUN_MAX_ATTEMPTS) {
       await markDone(db, change, clock.now(), { abandoned: change.lastError ?? 'unknown' });
       logger.error(
-        { list: change.listId, change: change.id, attempts: change.attempts - 1, error: change.lastError },
+        { list: change.listId, change: change.id, failures: change.failures, error: change.lastError },
         'monitor run given up: the monitors were not screened against this list change',
       );
       return;
@@ -115,17 +116,23 @@ export class MonitorRunWorker extends ClaimLoop<ClaimedChange> {
     const lease = new LeaseKeeper(this.deps, change);
     try {
       await this.runChange(change, stop, lease);
+      // Stopped by a shutdown: the change is free at once for another instance or the restart.
+      if (stop.aborted && !lease.lost) await releaseClaim(db, change);
     } catch (error) {
       if (error instanceof ClaimLost || lease.lost) {
         logger.warn({ list: change.listId, change: change.id }, 'monitor run lost its claim; stopped');
         return;
       }
-      const retryAt = new Date(
-        clock.now().getTime() + MONITOR_RUN_RETRY_BASE_MS * 2 ** (change.attempts - 1),
-      );
+      const retryAt = new Date(clock.now().getTime() + MONITOR_RUN_RETRY_BASE_MS * 2 ** change.failures);
       const reason = error instanceof Error ? error.message : String(error);
       logger.error(
-        { err: error, list: change.listId, change: change.id, attempt: change.attempts, retry_at: retryAt },
+        {
+          err: error,
+          list: change.listId,
+          change: change.id,
+          failures: change.failures + 1,
+          retry_at: retryAt,
+        },
         'monitor run failed; it is retried from its last page',
       );
       await recordFailure(db, change, reason, retryAt).catch(() => undefined);
@@ -139,6 +146,10 @@ export class MonitorRunWorker extends ClaimLoop<ClaimedChange> {
     const current = await snapshots.loadSnapshot(change.snapshotId);
     if (!current) {
       await markDone(db, change, clock.now(), { skipped: 'the version is no longer stored' });
+      this.deps.logger.error(
+        { list: change.listId, change: change.id },
+        'monitor run skipped: the list version was pruned before its run; monitors were not screened against it',
+      );
       return;
     }
     const previous = change.previousSnapshotId
@@ -294,10 +305,15 @@ class ChangeRun {
       listChangeId: this.change.id,
       flag,
     });
+    // Removed from this version, and not flagged by the screening against the lists in service (a
+    // later version in service may have listed the record again: its own change tells).
+    let gone: readonly RemovedRecord[] = [];
     const { result, stored } = await screening.screenUncounted(
       { accountId: monitor.accountId, keyId: monitor.keyId, plan: monitor.plan, userId: null },
       monitor.request,
       (screened) => {
+        const stillFlagged = new Set(screened.flags.map((flag) => flag.id));
+        gone = this.delta.removed.filter((removed) => !stillFlagged.has(removed.flagId));
         const alerts: NewAlert[] = [];
         for (const flag of screened.flags) {
           const changed = this.changedById.get(flag.id);
@@ -310,7 +326,7 @@ class ChangeRun {
           if (states?.some((s) => s.recordHash === recordHash)) continue;
           alerts.push(alertOf(flag, recordHash, states ? 'record_changed' : 'new_match'));
         }
-        for (const removed of this.delta.removed) {
+        for (const removed of gone) {
           const last = known.get(removed.flagId)?.at(-1);
           if (!last || cleared.has(`${removed.flagId} ${removed.recordHash}`)) continue;
           alerts.push(alertOf(last.flag, removed.recordHash, 'record_removed'));
@@ -324,7 +340,7 @@ class ChangeRun {
     await forgetFlags(
       db,
       monitor.id,
-      this.delta.removed.filter((removed) => known.has(removed.flagId)).map((removed) => removed.flagId),
+      gone.filter((removed) => known.has(removed.flagId)).map((removed) => removed.flagId),
     );
     if (!stored) return;
     const raised = await alertsOfScreening(db, result.id);

@@ -11,6 +11,7 @@ import type { ScreeningResult } from '../screening-result.js';
 import type { ScreeningService, ScreeningSubject } from '../screening-service.js';
 import { subjectKey } from '../screening-subject.js';
 import { type AlertStatus, type AlertView, closeAlert, listAlerts } from './alert-store.js';
+import { reopenChangesMissedBy } from './list-change-queue.js';
 import { findImport, type ImportView, insertImport } from './monitor-import-queue.js';
 import {
   deleteMonitor,
@@ -44,6 +45,10 @@ export interface MonitorServiceDeps {
   sources: () => readonly Source[];
   /** An import was stored: wake this instance's first-screening worker. */
   imported: () => void;
+  /** The ids of the list versions this instance has in service. */
+  inService: () => string[];
+  /** List changes were opened again: wake the monitor runs. */
+  changesReopened: () => void;
 }
 
 /** Monitors and their alerts: what the routes (and later the dashboard) call. */
@@ -79,12 +84,16 @@ export class MonitorService {
       queryType: screened.query_type,
       request,
       createdAt: this.deps.clock.now(),
+      firstScreenedAt: this.deps.clock.now(),
       firstScreeningId: screening.id,
       firstScreeningError: null,
     };
     if (!(await insertMonitor(this.deps.db, monitor, screening.flags, plan.monitorsMax))) {
       throw limitReached(plan.monitorsMax ?? 0);
     }
+    // Screened on an instance that had not loaded a list's newest version yet: that change's run
+    // is done again for it (its last pass).
+    if ((await reopenChangesMissedBy(this.deps.db, this.deps.inService())) > 0) this.deps.changesReopened();
     return { ...view(monitor), screening };
   }
 

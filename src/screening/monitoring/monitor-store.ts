@@ -18,6 +18,8 @@ export interface StoredMonitor {
   queryType: string;
   request: ScreeningRequest;
   createdAt: Date;
+  /** When its first screening was done (it is watched from then on); null while due or failed. */
+  firstScreenedAt: Date | null;
   /** Null while its first screening is due (an imported monitor), or when it failed. */
   firstScreeningId: string | null;
   /** The problem type its first screening failed with: it is then not watched. */
@@ -87,7 +89,8 @@ export async function insertMonitor(
  * and imports of one account count one after the other, so none goes over the plan's limit.
  */
 export async function lockedMonitorCount(trx: Db, accountId: string): Promise<number> {
-  await sql`SELECT 1 FROM accounts WHERE id = ${accountId} FOR UPDATE`.execute(trx);
+  // NO KEY UPDATE: the account's screenings (whose foreign key takes KEY SHARE) go on meanwhile.
+  await sql`SELECT 1 FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`.execute(trx);
   const { count } = await trx
     .selectFrom('monitors')
     .select((eb) => eb.fn.countAll<string>().as('count'))
@@ -107,6 +110,7 @@ const COLUMNS = [
   'monitors.query_type',
   'monitors.request',
   'monitors.created_at',
+  'monitors.first_screened_at',
   'monitors.first_screening_id',
   'monitors.first_screening_error',
 ] as const;
@@ -122,6 +126,7 @@ type MonitorRow = Pick<
   | 'query_type'
   | 'request'
   | 'created_at'
+  | 'first_screened_at'
   | 'first_screening_id'
   | 'first_screening_error'
 >;
@@ -137,6 +142,7 @@ function fromRow(row: MonitorRow): StoredMonitor {
     queryType: row.query_type,
     request: row.request as ScreeningRequest,
     createdAt: new Date(row.created_at),
+    firstScreenedAt: row.first_screened_at === null ? null : new Date(row.first_screened_at),
     firstScreeningId: row.first_screening_id,
     firstScreeningError: row.first_screening_error,
   };

@@ -25,9 +25,9 @@ export const MONITOR_SIFT_MARGIN = 0.15;
 /** Monitors sifted between two turns given to the requests waiting on the event loop. */
 export const MONITOR_SIFT_YIELD_EVERY = 100;
 /**
- * Attempts at running one list change (a failed attempt is retried from its last page, after
- * `MONITOR_RUN_RETRY_BASE_MS` doubled at each attempt); after the last, the change is given up and
- * logged as an error: monitors are screened again at the list's next change.
+ * Failed attempts at running one list change (a failed attempt is retried from its last page,
+ * after `MONITOR_RUN_RETRY_BASE_MS` doubled at each failure; a shutdown is no failure); after the
+ * last, the change is given up and logged as an error.
  */
 export const MONITOR_RUN_MAX_ATTEMPTS = 6;
 export const MONITOR_RUN_RETRY_BASE_MS = 30_000;
@@ -48,5 +48,7 @@ export const MONITOR_FIRST_SCREENING_GROUP = 16;
 export const MONITOR_FIRST_SCREENING_GROUPS = 4;
 /** How long a claim on a first screening holds (far longer than a group takes). */
 export const MONITOR_FIRST_SCREENING_LEASE_MS = 10 * 60 * 1000;
+/** A first screening that failed for a passing reason (every source away) is tried again after this. */
+export const MONITOR_FIRST_SCREENING_RETRY_MS = 60_000;
 /** How often an idle instance looks for first screenings due. */
 export const MONITOR_FIRST_SCREENING_POLL_INTERVAL_MS = 2_000;

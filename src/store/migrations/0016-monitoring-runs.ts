@@ -12,11 +12,21 @@ import { type Kysely, sql } from 'kysely';
  * - `monitors.first_screened_at`: a monitor is watched from its first screening on (at once for
  *   one created alone; in the background for an imported one); a run also screens the monitors
  *   first screened after its change was written, whatever their id.
+ * - What monitors know is cleaned up to the new rules: each record in its last known state only,
+ *   and no record whose removal was already alerted.
  * - `monitor_imports`: a durable import, whose monitors' first screenings are claimed
  *   (`claimed_until`) and done by any instance.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE list_changes ADD COLUMN claim_token uuid, ADD COLUMN last_error text`.execute(db);
+
+  await sql`DELETE FROM monitor_flags m USING monitor_flags newer
+    WHERE newer.monitor_id = m.monitor_id AND newer.flag_id = m.flag_id AND newer.seen_at > m.seen_at`.execute(
+    db,
+  );
+  await sql`DELETE FROM monitor_flags m USING alerts a
+    WHERE a.monitor_id = m.monitor_id AND a.flag_id = m.flag_id AND a.reason = 'record_removed'
+      AND a.created_at >= m.seen_at`.execute(db);
 
   await sql`ALTER TABLE alerts ADD COLUMN list_change_id uuid`.execute(db);
   await sql`UPDATE alerts SET list_change_id = '00000000-0000-0000-0000-000000000000'`.execute(db);
