@@ -237,7 +237,7 @@ const REFUSALS: ReadonlySet<ErrorCode> = new Set(['validation-failed', 'plan-fea
 class ChangeRun {
   private readonly sift: MonitorSift;
   private readonly changedById: Map<string, { recordHash: string }>;
-  private readonly deltaIds: string[];
+  private readonly deltaIds: ReadonlySet<string>;
 
   constructor(
     private readonly deps: MonitorRunWorkerDeps,
@@ -252,7 +252,7 @@ class ChangeRun {
       delta.changed.some((record) => record.entity.identifiers.length > 0),
     );
     this.changedById = new Map(delta.changed.map((r) => [r.flagId, { recordHash: r.recordHash }]));
-    this.deltaIds = [...delta.changed.map((r) => r.flagId), ...delta.removed.map((r) => r.flagId)];
+    this.deltaIds = new Set([...delta.changed.map((r) => r.flagId), ...delta.removed.map((r) => r.flagId)]);
   }
 
   async page(monitors: readonly RunMonitor[], keepGoing: () => boolean): Promise<void> {

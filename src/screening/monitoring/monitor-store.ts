@@ -233,24 +233,27 @@ export async function forgetFlags(db: Db, monitorId: string, flagIds: readonly s
     .execute();
 }
 
-/** Of these monitors, those known to be flagged for one of these records (in any state). */
+/**
+ * Of these monitors, those known to be flagged for one of these records (in any state). The page's
+ * flags are read by monitor alone and filtered here: a change of a large list (or a list's first
+ * version) names too many records to send with each page.
+ */
 export async function monitorsFlaggedFor(
   db: Db,
   monitorIds: readonly string[],
-  flagIds: readonly string[],
+  flagIds: ReadonlySet<string>,
 ): Promise<Map<string, Map<string, { recordHash: string; flag: ScreenedFlag }[]>>> {
   const known = new Map<string, Map<string, { recordHash: string; flag: ScreenedFlag }[]>>();
-  if (monitorIds.length === 0 || flagIds.length === 0) return known;
+  if (monitorIds.length === 0 || flagIds.size === 0) return known;
   const rows = await db
     .selectFrom('monitor_flags')
     .select(['monitor_id', 'flag_id', 'record_hash', 'flag', 'seen_at'])
-    // Arrays as one parameter each: a change of a large list names more records than a statement
-    // may have parameters.
+    // One array parameter: a page holds more monitors than a statement may have parameters.
     .where(sql<boolean>`monitor_id = ANY(${monitorIds}::uuid[])`)
-    .where(sql<boolean>`flag_id = ANY(${flagIds}::text[])`)
     .orderBy('seen_at')
     .execute();
   for (const row of rows) {
+    if (!flagIds.has(row.flag_id)) continue;
     const byFlag = known.get(row.monitor_id) ?? new Map();
     known.set(row.monitor_id, byFlag);
     const states = byFlag.get(row.flag_id) ?? [];
