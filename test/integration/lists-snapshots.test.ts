@@ -185,9 +185,12 @@ describe.each(backends())('official lists: snapshots and swap ($name)', { timeou
       })
       .execute();
     const now = new Date();
+    // The first start tried to load the list (and failed: no mirror); the version is in service now.
+    const state = { snapshot_id: id, checked_at: now, attempted_at: now, outcome: 'accepted', error: null };
     await first.api.runtime.ctx.db
       .insertInto('list_states')
-      .values({ list_id: 'un_sc', snapshot_id: id, checked_at: now, attempted_at: now, outcome: 'accepted' })
+      .values({ list_id: 'un_sc', ...state })
+      .onConflict((oc) => oc.column('list_id').doUpdateSet(state))
       .execute();
     await first.close();
 

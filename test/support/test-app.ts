@@ -82,6 +82,9 @@ export class TestApp {
       redisKeyPrefix: workerRedisPrefix(),
       ...(options.clock ? { clock: options.clock } : {}),
     });
+    // The first load of the lists (done also with scheduled refreshes off) is over before a test
+    // serves its own versions of them.
+    await runtime.ctx.lists.settled();
     const app = await buildApp(options.adjust ? options.adjust(runtime.ctx) : runtime.ctx, options.app);
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     return new TestApp(app, runtime, address);

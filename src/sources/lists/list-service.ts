@@ -110,8 +110,8 @@ export class ListService<TIndex = never> {
   async start(): Promise<void> {
     if (this.entries.length === 0) return;
     await this.sync();
-    const firstRefresh = this.options.refreshIntervalMinutes > 0 ? this.refreshDueLists() : Promise.resolve();
-    this.background = firstRefresh.then(() => this.reportNotLoaded());
+    // With scheduled refreshes off (interval 0) a list never loaded is still loaded once.
+    this.background = this.refreshDueLists().then(() => this.reportNotLoaded());
     this.timer = setInterval(() => this.tick(), LIST_SYNC_INTERVAL_MS);
     this.timer.unref();
   }
@@ -294,7 +294,7 @@ export class ListService<TIndex = never> {
     this.background = this.background.then(async () => {
       try {
         await this.sync();
-        if (this.options.refreshIntervalMinutes > 0) await this.refreshDueLists();
+        await this.refreshDueLists();
       } catch (error) {
         this.options.logger.warn({ err: error }, 'list sync failed; will retry');
       }

@@ -61,6 +61,11 @@ export function sourceHealth(state: ListState): SourceHealth {
 export function refreshDue(row: ListStateRow | undefined, now: Date, intervalMinutes: number): boolean {
   if (!row?.attempted_at) return true;
   const since = (at: Date | null) => (at ? now.getTime() - new Date(at).getTime() : Number.POSITIVE_INFINITY);
+  // Scheduled refreshes off: only the first load, retried after a failure until the list has a
+  // version (a service that never loads its lists screens against nothing).
+  if (intervalMinutes === 0) {
+    return row.snapshot_id === null && since(row.attempted_at) >= LIST_RETRY_AFTER_FAILURE_MINUTES * 60_000;
+  }
   if (row.outcome === 'failed' || row.outcome === 'rejected') {
     return since(row.attempted_at) >= Math.min(intervalMinutes, LIST_RETRY_AFTER_FAILURE_MINUTES) * 60_000;
   }

@@ -53,6 +53,19 @@ describe('refresh schedule', () => {
     expect(refreshDue(row({ checked_at: minutesAgo(60) }), NOW, 60)).toBe(true);
   });
 
+  it('with scheduled refreshes off (0), only a list that has no version yet is loaded, retried after a failure', () => {
+    expect(refreshDue(undefined, NOW, 0)).toBe(true);
+    const never = { snapshot_id: null, outcome: 'failed' };
+    expect(refreshDue(row({ ...never, attempted_at: minutesAgo(9) }), NOW, 0)).toBe(false);
+    expect(refreshDue(row({ ...never, attempted_at: minutesAgo(10) }), NOW, 0)).toBe(true);
+    const loaded = {
+      snapshot_id: 'a-version',
+      checked_at: minutesAgo(10_000),
+      attempted_at: minutesAgo(10_000),
+    };
+    expect(refreshDue(row(loaded), NOW, 0)).toBe(false);
+  });
+
   it('after a failure the next try comes within ten minutes, not a whole interval', () => {
     expect(refreshDue(row({ outcome: 'failed', attempted_at: minutesAgo(9) }), NOW, 60)).toBe(false);
     expect(refreshDue(row({ outcome: 'failed', attempted_at: minutesAgo(10) }), NOW, 60)).toBe(true);
