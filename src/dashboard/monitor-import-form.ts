@@ -81,8 +81,11 @@ export function importRefusal(error: unknown, csv: string): { status: number; fo
     status: refusal.status,
     form: {
       ...form,
-      // `nothing was queued` is the batch's word; here nothing was imported.
-      error: refusal.error.replace('nothing was queued', 'nothing was imported'),
+      // The batch's words (items, queued): on this form they are rows, and nothing was imported.
+      error: refusal.error.replace(
+        / items are not valid; nothing was queued\./,
+        ' rows are not valid; nothing was imported.',
+      ),
       csvError: whole.length > 0 ? whole.join(' ') : undefined,
       rows: rows.slice(0, IMPORT_ROWS_LISTED),
       moreRows: Math.max(0, rows.length - IMPORT_ROWS_LISTED),

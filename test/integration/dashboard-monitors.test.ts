@@ -270,7 +270,9 @@ describe.each(backends())('dashboard monitors and alerts ($name)', (shared) => {
     // htmx's poll gets the finished progress and, out of band, the list with the statuses.
     const polled = await browser.get(`/dashboard/monitors/imports/${importId}`, { 'hx-request': 'true' });
     expect(polled.status).toBe(200);
-    expect(polled.body).toMatch(/>Imported 2 parties<\/h2>/);
+    expect(polled.body).toContain(
+      '<h2 id="import-progress-title" hx-swap-oob="innerHTML">Imported 2 parties</h2>',
+    );
     expect(polled.body).toContain('2 of 2 screened and watched.');
     expect(polled.body).not.toContain('hx-trigger="every 2s"');
     expect(polled.body).toContain(
@@ -290,9 +292,18 @@ describe.each(backends())('dashboard monitors and alerts ($name)', (shared) => {
     // Without JavaScript, the refresh link shows the whole page with the progress.
     const refreshed = await browser.get(`/dashboard/monitors/imports/${importId}`);
     expect(refreshed.body).toContain('<h1>Monitors</h1>');
-    expect(refreshed.body).toContain('Every party is watched');
+    expect(refreshed.body).toMatch(/<h2 id="import-progress-title">Imported 2 parties<\/h2>/);
+    expect(refreshed.body).toContain('Done: every party is watched');
     const other = await signedIn('enterprise');
     expect((await other.browser.get(`/dashboard/monitors/imports/${importId}`)).status).toBe(404);
+
+    // A first screening refused (here: as if the quota had run out) shows as failed, and why.
+    await sql`UPDATE monitors SET first_screened_at = NULL, first_screening_id = NULL,
+      first_screening_error = 'quota-exceeded' WHERE id = ${monitors[0].id}`.execute(api.runtime.ctx.db);
+    const failed = await browser.get('/dashboard/monitors');
+    expect(failed.body).toContain(
+      '<span class="status status-failed">Failed</span> <span class="hint">not watched: Monthly screening quota exhausted</span>',
+    );
   });
 
   it('refuses a CSV with bad rows whole, naming each line, and keeps the text to fix', async () => {
@@ -300,7 +311,7 @@ describe.each(backends())('dashboard monitors and alerts ($name)', (shared) => {
     const csv = `query,type,date_of_birth\n${BADEGE},person,\nX,person,\n${GASTON},robot,tomorrow\n`;
     const refused = await importCsv(browser, csv);
     expect(refused.status).toBe(422);
-    expect(refused.body).toContain('2 of the 3 items are not valid; nothing was imported.');
+    expect(refused.body).toContain('2 of the 3 rows are not valid; nothing was imported.');
     expect(refused.body).toMatch(/<li><strong>Line 3<\/strong>: <code>query<\/code> [^<]+<\/li>/);
     expect(refused.body).toMatch(
       /<li><strong>Line 4<\/strong>: <code>type<\/code> must be one of [^;]+; <code>date_of_birth<\/code> [^<]+<\/li>/,
