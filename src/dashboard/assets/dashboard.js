@@ -82,7 +82,13 @@ document.addEventListener('DOMContentLoaded', showCsvFileFields);
 document.addEventListener('htmx:afterSettle', showCsvFileFields);
 
 function megabytes(bytes) {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB`;
+}
+
+/** The file field's message: what was read, or (shown as an error) why nothing will be sent. */
+function sayCsv(status, text, problem = false) {
+  say(status, text);
+  status?.classList.toggle('field-error', problem);
 }
 
 /** The bytes the form will post: its fields urlencoded, each line break sent as CR LF. */
@@ -110,7 +116,7 @@ document.addEventListener('change', (event) => {
     return;
   }
   form.dataset.reading = 'yes';
-  say(status, `Reading ${file.name}…`);
+  sayCsv(status, `Reading ${file.name}…`);
   const reader = new FileReader();
   reader.addEventListener('load', () => {
     const textarea = form.querySelector('textarea[name="csv"]');
@@ -124,7 +130,7 @@ document.addEventListener('change', (event) => {
     delete form.dataset.reading;
   });
   reader.addEventListener('error', () => {
-    say(status, `${file.name} could not be read. Paste its text instead.`);
+    sayCsv(status, `${file.name} could not be read. Paste its text instead.`, true);
     delete form.dataset.reading;
   });
   reader.readAsText(file);
@@ -146,8 +152,7 @@ document.addEventListener(
     if (!problem) return;
     event.preventDefault();
     event.stopPropagation();
-    say(status, problem);
-    status?.closest('[hidden]')?.removeAttribute('hidden');
+    sayCsv(status, problem, true);
   },
   true,
 );
