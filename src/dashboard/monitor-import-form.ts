@@ -54,11 +54,16 @@ export function importFormData(form: ImportForm | undefined) {
 }
 
 /**
- * An import refused, as the form shows it: a 422's problems grouped by CSV line (the header is
- * line 1, so item i is line i + 2, as submissionFromCsv counts); other refusals (402, 403, 429, a
- * list away) as the form's error. Anything else is rethrown (the error page).
+ * An import refused, as the form shows it: a 422's problems grouped by CSV line (`lines`, each
+ * item's line as submissionFromCsv read it; without them item i is line i + 2, after the header);
+ * other refusals (402, 403, 429, a list away) as the form's error. Anything else is rethrown (the
+ * error page).
  */
-export function importRefusal(error: unknown, csv: string): { status: number; form: ImportForm } {
+export function importRefusal(
+  error: unknown,
+  csv: string,
+  lines: readonly number[] | undefined,
+): { status: number; form: ImportForm } {
   const refusal = formRefusal(error, () => undefined);
   const form: ImportForm = { csv, error: refusal.error };
   if (!(error instanceof ServiceError) || error.code !== 'validation-failed')
@@ -71,7 +76,8 @@ export function importRefusal(error: unknown, csv: string): { status: number; fo
       whole.push(aboutTheText(cellDetail(fieldError)));
       continue;
     }
-    const line = Number(item[1]) + 2;
+    const index = Number(item[1]);
+    const line = lines?.[index] ?? index + 2;
     const row = byLine.get(line) ?? { line, problems: [] };
     row.problems.push({ column: item[2] ?? 'row', detail: cellDetail(fieldError) });
     byLine.set(line, row);

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../accounts/plans.js';
 import type { App, AppContext } from '../http/context.js';
-import { submissionFromCsv } from '../screening/batches/batch-input.js';
+import { type BatchSubmission, submissionFromCsv } from '../screening/batches/batch-input.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../store/rate-limiter.js';
 import { IMPORT_FORM_BODY_LIMIT_BYTES, importRefusal } from './monitor-import-form.js';
 import { monitorsData, renderMonitors } from './monitor-routes.js';
@@ -41,14 +41,17 @@ export function monitorImportRoutes(app: App, ctx: AppContext): void {
           importForm: { csv, csvError: 'Choose a CSV file, or paste its rows with the header row first.' },
         });
       }
+      let submission: BatchSubmission | undefined;
       try {
+        submission = submissionFromCsv(csv);
         const progress = await ctx.monitors.import(
           { accountId: user.accountId, keyId: null, plan: user.plan, userId: user.userId },
-          submissionFromCsv(csv),
+          submission,
         );
         return renderMonitors(ctx, request, reply, 201, { imported: { progress, focus: true } });
       } catch (error) {
-        const refusal = importRefusal(error, csv);
+        // The rows' lines as read: a blank line or a quoted line break moves the rows after it.
+        const refusal = importRefusal(error, csv, submission?.lines);
         return renderMonitors(ctx, request, reply, refusal.status, { importForm: refusal.form });
       }
     },

@@ -308,15 +308,17 @@ describe.each(backends())('dashboard monitors and alerts ($name)', (shared) => {
 
   it('refuses a CSV with bad rows whole, naming each line, and keeps the text to fix', async () => {
     const { user, browser } = await signedIn();
-    const csv = `query,type,date_of_birth\n${BADEGE},person,\nX,person,\n${GASTON},robot,tomorrow\n`;
+    // A blank line is skipped, but counted: the lines named are the file's.
+    const csv = `query,type,date_of_birth\n${BADEGE},person,\n\nX,person,\n${GASTON},robot,tomorrow\n`;
     const refused = await importCsv(browser, csv);
     expect(refused.status).toBe(422);
     expect(refused.body).toContain('2 of the 3 rows are not valid; nothing was imported.');
-    expect(refused.body).toMatch(/<li><strong>Line 3<\/strong>: <code>query<\/code> [^<]+<\/li>/);
+    expect(refused.body).toMatch(/<li><strong>Line 4<\/strong>: <code>query<\/code> [^<]+<\/li>/);
     expect(refused.body).toMatch(
-      /<li><strong>Line 4<\/strong>: <code>type<\/code> must be one of [^;]+; <code>date_of_birth<\/code> [^<]+<\/li>/,
+      /<li><strong>Line 5<\/strong>: <code>type<\/code> must be one of [^;]+; <code>date_of_birth<\/code> [^<]+<\/li>/,
     );
     expect(refused.body).not.toContain('<strong>Line 2</strong>');
+    expect(refused.body).not.toContain('<strong>Line 3</strong>');
     expect(refused.body).not.toContain('{"pointer"');
     expect(refused.body).toContain(`${GASTON},robot,tomorrow`);
     expect((await api.request('GET', '/v1/monitors', { key: user.key })).body.data).toEqual([]);
