@@ -12,6 +12,7 @@ import { auditRoutes } from './audit-routes.js';
 import { decisionRoutes } from './decision-routes.js';
 import { templateHelpers } from './formatting.js';
 import { keyRoutes } from './key-routes.js';
+import { monitorImportRoutes } from './monitor-import-routes.js';
 import { monitorRoutes } from './monitor-routes.js';
 import { ASSETS_DIR, DASHBOARD_PREFIX, HTMX_DIR, HTMX_FILE, VIEWS_DIR } from './paths.js';
 import { screeningRoutes } from './screening-routes.js';
@@ -21,12 +22,16 @@ import { renderSignIn, signInRoutes } from './sign-in-routes.js';
 import { usageRoutes } from './usage-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
-/** Dashboard forms are a few short fields: anything larger is not one of them. */
+/**
+ * Dashboard forms are a few short fields: anything larger is not one of them. The CSV import
+ * alone takes more (IMPORT_FORM_BODY_LIMIT_BYTES, its route's own limit).
+ */
 export const DASHBOARD_FORM_BODY_LIMIT_BYTES = 16 * 1024;
 
 const ERROR_MESSAGES: Record<number, string> = {
   403: 'This page is out of date or did not come from this site. Reload the page and try again.',
   404: 'There is nothing here, or it belongs to another account.',
+  413: 'What you sent is larger than this form takes. A long list of monitors is imported through the API (POST /v1/monitors/import).',
   422: 'This link is not one the dashboard made (a page link may be damaged). Start again from the first page.',
   429: 'Too many requests; wait a moment and try again.',
 };
@@ -107,6 +112,7 @@ async function dashboardPlugin(app: App, ctx: AppContext): Promise<void> {
   screeningRoutes(app, ctx);
   decisionRoutes(app, ctx);
   monitorRoutes(app, ctx);
+  monitorImportRoutes(app, ctx);
   alertRoutes(app, ctx);
   webhookRoutes(app, ctx);
   auditRoutes(app, ctx);

@@ -1,3 +1,6 @@
+import type { ErrorCode } from '../errors.js';
+import { PROBLEMS } from '../http/problems.js';
+
 /** Formatting shared by the templates: every time is shown in UTC, the service's own time zone. */
 const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
@@ -52,6 +55,9 @@ export const templateHelpers = {
   /** A count with its noun: `1 screening`, `2 screenings`. */
   count: (value: number, noun: string) => `${NUMBER.format(value)} ${value === 1 ? noun : `${noun}s`}`,
   planName: (plan: string) => PLAN_NAMES[plan] ?? plan,
+  /** A problem type (an imported monitor's failed first screening) by its title; unknown: as is. */
+  problemTitle: (code: string | null) =>
+    code !== null && code in PROBLEMS ? PROBLEMS[code as ErrorCode].title : (code ?? 'unknown problem'),
   /** How a key is shown after creation: its prefix and last four characters. */
   maskedKey: (key: { prefix: string; last4: string }) => `${key.prefix}…${key.last4}`,
 };

@@ -2,12 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from '../accounts/plans.js';
 import type { App, AppContext } from '../http/context.js';
+import type { ImportView } from '../screening/monitoring/monitor-import-queue.js';
 import type { MonitorView } from '../screening/monitoring/monitor-service.js';
 import { QUERY_MAX_CODE_POINTS, REFERENCE_MAX_CHARS } from '../screening/screening-policy.js';
 import type { ScreeningRequest } from '../screening/screening-request.js';
 import type { ScreeningResult } from '../screening/screening-result.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../store/rate-limiter.js';
 import { formRefusal } from './form-errors.js';
+import { type ImportForm, importFormData } from './monitor-import-form.js';
 import { formField, isHtmx } from './session-guard.js';
 
 const config = { dashboard: 'signed-in' as const };
@@ -36,13 +38,16 @@ interface ListPosition {
   before?: string | undefined;
 }
 
-interface MonitorsView {
+export interface MonitorsView {
   position?: ListPosition;
   created?: MonitorView & { screening: ScreeningResult };
+  /** An import whose progress the page shows; `focus` when it was just made (not on a poll). */
+  imported?: { progress: ImportView; focus: boolean };
   notice?: string;
   error?: string;
   fieldErrors?: Record<string, string>;
   form?: MonitorForm;
+  importForm?: ImportForm;
 }
 
 const FIELDS: Record<string, { field: string; label: string }> = {
@@ -59,13 +64,8 @@ function listQuery(position: ListPosition): string {
   return position.reference ? new URLSearchParams({ reference: position.reference }).toString() : '';
 }
 
-async function renderMonitors(
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  status: number,
-  view: MonitorsView,
-) {
+/** What the monitors page and its partials are rendered with. */
+export async function monitorsData(ctx: AppContext, request: FastifyRequest, view: MonitorsView) {
   const user = request.dashboardUser!;
   const position = view.position ?? { reference: '' };
   const page = await ctx.monitors.list(user.accountId, {
@@ -73,7 +73,7 @@ async function renderMonitors(
     cursor: position.before,
     limit: MONITORS_PAGE_SIZE,
   });
-  const data = {
+  return {
     title: 'Monitors',
     nav: 'monitors',
     user,
@@ -88,9 +88,21 @@ async function renderMonitors(
     form: view.form ?? EMPTY_FORM,
     fieldErrors: view.fieldErrors ?? {},
     created: view.created,
+    imported: view.imported,
     notice: view.notice,
     error: view.error,
+    importForm: importFormData(view.importForm),
   };
+}
+
+export async function renderMonitors(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  view: MonitorsView,
+) {
+  const data = await monitorsData(ctx, request, view);
   // htmx replaces the monitors panel only; a plain form post gets the whole page.
   return reply.code(status).viewAsync(isHtmx(request) ? 'partials/monitors-panel' : 'monitors', data);
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_FORM_BODY_LIMIT_BYTES } from '../../src/dashboard/monitor-import-form.js';
 import { ALERT_NOTE_MAX_CHARS } from '../../src/screening/monitoring/monitoring-policy.js';
 import { type Backend, backends } from '../support/backends.js';
 import { accountWithUser, DashboardClient } from '../support/dashboard-client.js';
@@ -243,6 +244,112 @@ describe.each(backends())('dashboard monitors and alerts ($name)', (shared) => {
     });
   });
 
+  const importCsv = (browser: DashboardClient, csv: string, headers: Record<string, string> = {}) =>
+    browser.post('/dashboard/monitors/import', { _csrf: browser.csrf, csv }, headers);
+
+  it('imports a CSV: the progress shown, the monitors pending, then active and counted once screened', async () => {
+    const { user, browser, page } = await signedIn();
+    expect(page.body).toContain('action="/dashboard/monitors/import"');
+    expect(page.body).toMatch(/<input id="import-file" type="file" accept="\.csv,text\/csv"/);
+
+    const imported = await importCsv(
+      browser,
+      `query,type,reference,date_of_birth,countries\r\n${BADEGE},person,cust-1,,CD\r\n${GASTON},person,cust-2,,\r\n`,
+    );
+    expect(imported.status).toBe(201);
+    expect(imported.body).toMatch(/<h2 id="import-progress-title"[^>]*>Importing 2 parties<\/h2>/);
+    const importId = /hx-get="\/dashboard\/monitors\/imports\/([0-9a-f-]{36})" hx-trigger="every 2s"/.exec(
+      imported.body,
+    )?.[1];
+    expect(importId).toBeDefined();
+    expect(imported.body).toContain(`<a href="/dashboard/monitors/imports/${importId}">Refresh</a>`);
+    expect(monitorNames(imported.body)).toEqual(expect.arrayContaining([BADEGE, GASTON]));
+    expect(imported.body).toContain('<span class="status status-pending">Pending</span>');
+
+    await api.runtime.firstScreenings.settle();
+    // htmx's poll gets the finished progress and, out of band, the list with the statuses.
+    const polled = await browser.get(`/dashboard/monitors/imports/${importId}`, { 'hx-request': 'true' });
+    expect(polled.status).toBe(200);
+    expect(polled.body).toContain(
+      '<h2 id="import-progress-title" hx-swap-oob="innerHTML">Imported 2 parties</h2>',
+    );
+    expect(polled.body).toContain('2 of 2 screened and watched.');
+    expect(polled.body).not.toContain('hx-trigger="every 2s"');
+    expect(polled.body).toContain(
+      '<section id="monitors-list" aria-labelledby="monitors-title" hx-swap-oob="true">',
+    );
+    const listed = await browser.get('/dashboard/monitors');
+    expect(monitorNames(listed.body).sort()).toEqual([BADEGE, GASTON].sort());
+    expect(listed.body).not.toContain('status-pending');
+    const monitors = (await api.request('GET', '/v1/monitors', { key: user.key })).body.data;
+    expect(monitors.map((m: { status: string }) => m.status)).toEqual(['active', 'active']);
+    for (const monitor of monitors) {
+      expect(listed.body).toContain(`href="/dashboard/screenings/${monitor.first_screening_id}"`);
+    }
+    const usage = await api.request('GET', '/v1/usage', { key: user.key });
+    expect(usage.body.current_month.count).toBe(2);
+
+    // Without JavaScript, the refresh link shows the whole page with the progress.
+    const refreshed = await browser.get(`/dashboard/monitors/imports/${importId}`);
+    expect(refreshed.body).toContain('<h1>Monitors</h1>');
+    expect(refreshed.body).toMatch(/<h2 id="import-progress-title">Imported 2 parties<\/h2>/);
+    expect(refreshed.body).toContain('Done: every party is watched');
+    const other = await signedIn('enterprise');
+    expect((await other.browser.get(`/dashboard/monitors/imports/${importId}`)).status).toBe(404);
+
+    // A first screening refused (here: as if the quota had run out) shows as failed, and why.
+    await sql`UPDATE monitors SET first_screened_at = NULL, first_screening_id = NULL,
+      first_screening_error = 'quota-exceeded' WHERE id = ${monitors[0].id}`.execute(api.runtime.ctx.db);
+    const failed = await browser.get('/dashboard/monitors');
+    expect(failed.body).toContain(
+      '<span class="status status-failed">Failed</span> <span class="hint">not watched: Monthly screening quota exhausted</span>',
+    );
+  });
+
+  it('refuses a CSV with bad rows whole, naming each line, and keeps the text to fix', async () => {
+    const { user, browser } = await signedIn();
+    // A blank line is skipped, but counted: the lines named are the file's.
+    const csv = `query,type,date_of_birth\n${BADEGE},person,\n\nX,person,\n${GASTON},robot,tomorrow\n`;
+    const refused = await importCsv(browser, csv);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toContain('2 of the 3 rows are not valid; nothing was imported.');
+    expect(refused.body).toMatch(/<li><strong>Line 4<\/strong>: <code>query<\/code> [^<]+<\/li>/);
+    expect(refused.body).toMatch(
+      /<li><strong>Line 5<\/strong>: <code>type<\/code> must be one of [^;]+; <code>date_of_birth<\/code> [^<]+<\/li>/,
+    );
+    expect(refused.body).not.toContain('<strong>Line 2</strong>');
+    expect(refused.body).not.toContain('<strong>Line 3</strong>');
+    expect(refused.body).not.toContain('{"pointer"');
+    expect(refused.body).toContain(`${GASTON},robot,tomorrow`);
+    expect((await api.request('GET', '/v1/monitors', { key: user.key })).body.data).toEqual([]);
+
+    const empty = await importCsv(browser, '  ');
+    expect(empty.status).toBe(422);
+    expect(empty.body).toContain('Choose a CSV file, or paste its rows with the header row first.');
+    const header = await importCsv(browser, 'name\nX\n');
+    expect(header.status).toBe(422);
+    expect(header.body).toContain('<p id="import-csv-error" class="field-error">Unknown columns: name.</p>');
+
+    const starter = await signedIn('starter');
+    const plan = await importCsv(starter.browser, `query\n${GASTON}\n`);
+    expect(plan.status).toBe(403);
+    expect(plan.body).toContain('Ongoing monitoring is available on the Professional and Enterprise plans.');
+  });
+
+  it('takes an import form up to its own body limit, larger than the other forms', async () => {
+    const { browser } = await signedIn();
+    const rows = Array.from({ length: 2_000 }, (_, i) => `Party Number ${i},person,ref-${i}`).join('\n');
+    const big = await importCsv(browser, `query,type,reference\n${rows}\n`);
+    expect(big.status).toBe(201);
+    expect(big.body).toContain('Importing 2,000 parties');
+    const tooBig = await importCsv(browser, 'x'.repeat(IMPORT_FORM_BODY_LIMIT_BYTES));
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body).toContain('A long list of monitors is imported through the API');
+    // The other forms keep their small limit.
+    const add = await browser.post('/dashboard/monitors', { _csrf: browser.csrf, query: 'x'.repeat(20_000) });
+    expect(add.status).toBe(413);
+  });
+
   it('refuses adding, deleting and closing without the session’s CSRF token', async () => {
     const { user, browser } = await signedIn();
     const forged = await browser.post('/dashboard/monitors', { query: GASTON, type: 'person' });
@@ -264,5 +371,16 @@ describe.each(backends())('dashboard monitors and alerts ($name)', (shared) => {
     expect((await api.request('GET', `/v1/monitors/${monitor.id}`, { key: user.key })).status).toBe(200);
     const closed = await browser.post(`/dashboard/alerts/${monitor.id}/close`, { note: 'forged' });
     expect(closed.status).toBe(403);
+
+    const csv = `query\n${BADEGE}\n`;
+    const forgedImport = await browser.post('/dashboard/monitors/import', { csv });
+    expect(forgedImport.status).toBe(403);
+    const crossSiteImport = await browser.post(
+      '/dashboard/monitors/import',
+      { _csrf: browser.csrf, csv },
+      { 'sec-fetch-site': 'cross-site' },
+    );
+    expect(crossSiteImport.status).toBe(403);
+    expect((await api.request('GET', '/v1/monitors', { key: user.key })).body.data).toHaveLength(1);
   });
 });

@@ -184,6 +184,7 @@ function samples(cast: Cast): Record<string, Sample> {
     'POST /dashboard/webhooks/:id/delete': { status: 200, form: { confirm: 'yes' } },
     'POST /dashboard/monitors': { status: 201, form: { query: 'Matrix Control', type: 'person' } },
     'POST /dashboard/monitors/:id/delete': { status: 200, form: { confirm: 'yes' } },
+    'POST /dashboard/monitors/import': { status: 201, form: { csv: 'query\nMatrix Control\n' } },
     'POST /dashboard/alerts/:id/close': {
       status: 303,
       location: /^\/dashboard\/alerts\?status=open&closed=yes$/,

@@ -15,6 +15,8 @@ export interface BatchSubmission {
   options?: ItemOptions | undefined;
   /** What a CSV's rows got wrong in reading (a type or identifier unknown): reported with the rest. */
   rowErrors?: FieldError[] | undefined;
+  /** A CSV's line of each item (1 is the header; blank lines and quoted line breaks counted). */
+  lines?: number[] | undefined;
 }
 
 /** One item ready to be stored: the request exactly as `POST /v1/screen` would receive it. */
@@ -39,13 +41,26 @@ function invalid(detail: string, errors: FieldError[]): ServiceError {
  */
 export function submissionFromCsv(text: string): BatchSubmission {
   let rows: string[][];
+  let lines: number[];
   try {
-    rows = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false, trim: false });
+    const read = parse(text, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      trim: false,
+      info: true,
+    }) as unknown as Array<{ record: string[]; info: { bytes: number } }>;
+    rows = read.map((r) => r.record);
+    lines = startLines(
+      text,
+      read.map((r) => r.info.bytes),
+    );
   } catch (error) {
     const detail = error instanceof Error ? error.message : 'unreadable CSV';
     throw invalid('The CSV body could not be read.', [{ pointer: '/', detail }]);
   }
   const [header, ...body] = rows;
+  const lineOf = (index: number) => lines[index + 1] ?? index + 2;
   const columns = (header ?? []).map((c) => c.trim().toLowerCase());
   const unknown = columns.filter((c) => !CSV_COLUMNS.includes(c));
   if (!columns.includes('query') || unknown.length > 0) {
@@ -67,7 +82,7 @@ export function submissionFromCsv(text: string): BatchSubmission {
     if (type !== '' && !known) {
       errors.push({
         pointer: `/items/${index}/type`,
-        detail: `line ${index + 2}: must be one of ${QUERY_TYPES.join(', ')}`,
+        detail: `line ${lineOf(index)}: must be one of ${QUERY_TYPES.join(', ')}`,
       });
     }
     const reference = at('reference') >= 0 ? row[at('reference')] : undefined;
@@ -77,7 +92,7 @@ export function submissionFromCsv(text: string): BatchSubmission {
       if (colon <= 0) {
         errors.push({
           pointer: `/items/${index}/identifiers`,
-          detail: `line ${index + 2}: each identifier is written type:value`,
+          detail: `line ${lineOf(index)}: each identifier is written type:value`,
         });
         return { type: 'other', value: pair };
       }
@@ -89,7 +104,7 @@ export function submissionFromCsv(text: string): BatchSubmission {
     if (unknownKinds.length > 0) {
       errors.push({
         pointer: `/items/${index}/identifiers`,
-        detail: `line ${index + 2}: unknown identifier types: ${unknownKinds.map((id) => id.type).join(', ')}`,
+        detail: `line ${lineOf(index)}: unknown identifier types: ${unknownKinds.map((id) => id.type).join(', ')}`,
       });
     }
     const query = row[at('query')] ?? '';
@@ -102,7 +117,24 @@ export function submissionFromCsv(text: string): BatchSubmission {
       ...(identifiers.length > 0 ? { identifiers } : {}),
     } as BatchSubmission['items'][number];
   });
-  return { items, ...(errors.length > 0 ? { rowErrors: errors } : {}) };
+  return { items, lines: lines.slice(1), ...(errors.length > 0 ? { rowErrors: errors } : {}) };
+}
+
+/**
+ * The line each record starts on, from the bytes read at each record's end (the reader's own line
+ * count counts a quoted CR LF twice). Blank lines, skipped, still move the records after them.
+ */
+function startLines(text: string, ends: readonly number[]): number[] {
+  const bytes = Buffer.from(text);
+  const lines: number[] = [];
+  let line = 1;
+  let at = 0;
+  for (const end of ends) {
+    for (; at < end && (bytes[at] === 0x0a || bytes[at] === 0x0d); at++) if (bytes[at] === 0x0a) line++;
+    lines.push(line);
+    for (; at < end; at++) if (bytes[at] === 0x0a) line++;
+  }
+  return lines;
 }
 
 /** A cell's `;`-separated values, trimmed, empty ones left out. */

@@ -74,6 +74,14 @@ describe('batch input', () => {
     expect(refusal(() => submissionFromCsv('query\r\n"unclosed\r\n')).code).toBe('validation-failed');
   });
 
+  it('counts the lines a CSV row is on as the file does: blank lines and quoted line breaks too', () => {
+    const submission = submissionFromCsv('\uFEFFquery,type\r\n\r\n"Twö\r\nLines",person\r\nC Name,ship\r\n');
+    expect(submission.lines).toEqual([3, 5]);
+    expect(submission.rowErrors?.[0]?.detail).toBe(
+      'line 5: must be one of person, organization, vessel, aircraft, entity',
+    );
+  });
+
   it('checks every item as a single screening would, with the batch options as defaults, and lists every bad one', () => {
     const submission = {
       items: [
