@@ -32,6 +32,7 @@ import {
   MONITOR_RUN_PAGE,
   MONITOR_RUN_POLL_INTERVAL_MS,
   MONITOR_RUN_RETRY_BASE_MS,
+  MONITOR_RUN_SCREENINGS_AT_ONCE,
   MONITOR_RUN_SHUTDOWN_GRACE_MS,
   MONITOR_SIFT_YIELD_EVERY,
 } from './monitoring-policy.js';
@@ -230,6 +231,9 @@ class LeaseKeeper {
   }
 }
 
+/** What a monitor is known to be flagged for, of the change's records: states by flag id. */
+type KnownFlags = ReadonlyMap<string, readonly { recordHash: string; flag: NewAlert['flag'] }[]>;
+
 /** Problems that refuse one monitor's request for its account, not the run. */
 const REFUSALS: ReadonlySet<ErrorCode> = new Set(['validation-failed', 'plan-feature-unavailable']);
 
@@ -262,6 +266,7 @@ class ChangeRun {
       monitors.map((m) => m.id),
       this.deltaIds,
     );
+    const touched: { monitor: RunMonitor; known: KnownFlags }[] = [];
     for (const [i, monitor] of monitors.entries()) {
       // The sift is synchronous: requests waiting on this thread get a turn now and then.
       if (i % MONITOR_SIFT_YIELD_EVERY === 0) {
@@ -271,24 +276,34 @@ class ChangeRun {
       if (!monitor.accountActive || !PLANS[monitor.plan].monitoring) continue;
       const knownFlags = known.get(monitor.id);
       if (!knownFlags && !this.sift.mayMatch(monitor)) continue;
-      try {
-        await this.screen(monitor, knownFlags ?? new Map());
-      } catch (error) {
-        // The account can no longer screen this request (its plan changed): the others go on.
-        if (!(error instanceof ServiceError) || !REFUSALS.has(error.code)) throw error;
-        this.summary.refused++;
-        this.deps.logger.warn(
-          { monitor: monitor.id, account: monitor.accountId, problem: error.code },
-          'a monitor could not be screened against a list change',
-        );
+      touched.push({ monitor, known: knownFlags ?? new Map() });
+    }
+    // A screening waits on the database and the matching thread most of its time: a few at once.
+    let next = 0;
+    const worker = async () => {
+      while (next < touched.length) {
+        const { monitor, known } = touched[next++]!;
+        await this.screenOne(monitor, known);
       }
+    };
+    await Promise.all(Array.from({ length: MONITOR_RUN_SCREENINGS_AT_ONCE }, worker));
+  }
+
+  private async screenOne(monitor: RunMonitor, known: KnownFlags): Promise<void> {
+    try {
+      await this.screen(monitor, known);
+    } catch (error) {
+      // The account can no longer screen this request (its plan changed): the others go on.
+      if (!(error instanceof ServiceError) || !REFUSALS.has(error.code)) throw error;
+      this.summary.refused++;
+      this.deps.logger.warn(
+        { monitor: monitor.id, account: monitor.accountId, problem: error.code },
+        'a monitor could not be screened against a list change',
+      );
     }
   }
 
-  private async screen(
-    monitor: RunMonitor,
-    known: ReadonlyMap<string, readonly { recordHash: string; flag: NewAlert['flag'] }[]>,
-  ): Promise<void> {
+  private async screen(monitor: RunMonitor, known: KnownFlags): Promise<void> {
     const { clock, screening, db } = this.deps;
     this.summary.screened++;
     const cleared = await this.clearedRemovals(monitor, known);

@@ -1,13 +1,15 @@
 import type { NameIndex, QueryType } from '../../matching/index.js';
 import { DEFAULT_MATCH_THRESHOLD } from '../screening-policy.js';
 import type { RunMonitor } from './monitor-store.js';
-import { MONITOR_SIFT_MARGIN } from './monitoring-policy.js';
 
 /**
  * Which monitors a list change may touch, judged by name against an index of the changed records
  * only: its cost per monitor is one search of a small index, so a run's full screenings (and its
- * alerts) grow with the size of the change. A monitor the sift passes is screened in full, which
- * decides; one that gives identifiers is passed whenever a changed record carries any.
+ * alerts) grow with the size of the change. It searches at the monitor's own threshold: a
+ * screening flags a listed record only when its name scores that much (the birth date, countries
+ * and identifiers weigh a match found by name, never find one), so the sift passes every monitor a
+ * changed record can flag, and the full screening, which decides, is done for those only. A
+ * monitor that gives identifiers is passed whenever a changed record carries any.
  */
 export class MonitorSift {
   constructor(
@@ -26,7 +28,7 @@ export class MonitorSift {
     const threshold = request.options?.threshold ?? DEFAULT_MATCH_THRESHOLD;
     const found = this.changed.search(monitor.entity, {
       type: monitor.queryType as QueryType,
-      threshold: Math.max(0, threshold - MONITOR_SIFT_MARGIN),
+      threshold,
       limitPerSource: 1,
     });
     for (const matches of found.values()) if (matches.length > 0) return true;

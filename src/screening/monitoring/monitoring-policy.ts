@@ -16,12 +16,8 @@ export const MONITOR_RUN_LEASE_MS = 2 * 60 * 1000;
 export const MONITOR_RUN_POLL_INTERVAL_MS = 2_000;
 /** At shutdown a run gets this long to finish its page; it resumes from there after a restart. */
 export const MONITOR_RUN_SHUTDOWN_GRACE_MS = 2_000;
-/**
- * How far below its threshold a monitor's name may score against a changed record and still be
- * screened in full: the full screening weighs the birth date and identifiers, which can raise a
- * name's score over the threshold; the sift uses the name alone.
- */
-export const MONITOR_SIFT_MARGIN = 0.15;
+/** Full screenings a run does at once (each waits on the database and the matching thread). */
+export const MONITOR_RUN_SCREENINGS_AT_ONCE = 4;
 /** Monitors sifted between two turns given to the requests waiting on the event loop. */
 export const MONITOR_SIFT_YIELD_EVERY = 100;
 /**
