@@ -66,6 +66,13 @@ const TARGET_RSS_MB = 1536;
 /** Live screenings of another account during a run: one every this long. */
 const PROBE_INTERVAL_MS = 250;
 const INSERT_BATCH = 10_000;
+/** Planted subjects per change at most: a larger change gets them for a sample of its records. */
+const PLANTED_PER_RUN = Number(process.env.PLANTED_PER_RUN ?? 1000);
+/**
+ * A run not done after this long is reported unfinished, with how far it went (the share of the
+ * monitors its saved cursor passed), and the setup's remaining runs are skipped.
+ */
+const RUN_TIMEOUT_SECONDS = Number(process.env.RUN_TIMEOUT_SECONDS ?? 900);
 const SDN = 'ofac_sdn';
 
 // ---------------------------------------------------------------------------------------------
@@ -381,6 +388,8 @@ interface RunFigures {
   peakRssMb: number;
   probe: ProbeFigures;
   summary: unknown;
+  /** Share of the monitors the run went through (1 when done). */
+  progress: number;
 }
 
 /** The service's log line for the run of this version's change (LOG_LEVEL=info). */
@@ -410,15 +419,18 @@ async function readOutcome(
 ): Promise<
   Pick<
     RunFigures,
-    'seconds' | 'alerts' | 'found' | 'otherAlerts' | 'duplicates' | 'twicePerVersion' | 'summary'
+    'seconds' | 'alerts' | 'found' | 'otherAlerts' | 'duplicates' | 'twicePerVersion' | 'summary' | 'progress'
   >
 > {
   const q = async <T>(text: string, params: unknown[] = []) =>
     (await db.executeQuery<T>(CompiledQuery.raw(text, params))).rows;
-  const [change] = await q<{ seconds: number; summary: unknown }>(
-    `SELECT extract(epoch FROM c.done_at - c.created_at)::float8 AS seconds, c.summary
+  const [change] = await q<{ seconds: number | null; summary: unknown; progress: number }>(
+    `SELECT extract(epoch FROM c.done_at - c.created_at)::float8 AS seconds, c.summary,
+       CASE WHEN c.done_at IS NOT NULL THEN 1
+         ELSE (SELECT count(*) FILTER (WHERE c.monitor_cursor IS NOT NULL AND m.id <= c.monitor_cursor)::float8
+               / greatest(count(*), 1) FROM monitors m WHERE m.deleted_at IS NULL) END AS progress
      FROM list_changes c JOIN list_snapshots s ON s.id = c.snapshot_id
-     WHERE c.list_id = $1 AND s.version = $2 AND c.done_at IS NOT NULL`,
+     WHERE c.list_id = $1 AND s.version = $2`,
     [SDN, version],
   );
   const [{ alerts }] = (await q<{ alerts: number }>(
@@ -444,6 +456,7 @@ async function readOutcome(
   )) as [{ twice: number }];
   return {
     seconds: change?.seconds ?? Number.NaN,
+    progress: change?.progress ?? 0,
     summary: change?.summary ?? null,
     alerts,
     found,
@@ -473,11 +486,20 @@ async function measureSetup(setup: Setup, stages: readonly number[]): Promise<Ru
     LOG_LEVEL: 'info',
     WORKERS: '1',
   };
+  let stopped = true;
   const start = async () => {
     const service = await startService(env, { dataDir });
+    stopped = false;
+    cleanups.add(stopService);
     await waitUntilHealthy(service, 5);
     return service;
   };
+  async function stopService() {
+    if (stopped) return;
+    stopped = true;
+    cleanups.delete(stopService);
+    await service.stop();
+  }
   let service = await start();
   const figures: RunFigures[] = [];
   const pending: {
@@ -508,21 +530,24 @@ async function measureSetup(setup: Setup, stages: readonly number[]): Promise<Ru
     const loaded = (await apiCall(service, service.adminToken, 'GET', '/admin/v1/lists')).data.filter(
       (list: { version: string | null }) => list.version !== null,
     ).length;
-    await waitForLog(service, (out) => (out.match(/monitor run done/g) ?? []).length >= loaded, 600_000);
+    const initial = (out: string) => (out.match(/monitor run done/g) ?? []).length >= loaded;
+    if (!(await waitForLog(service, initial, 600_000))) throw new Error('the first versions were not run');
 
     const planted: (PlantedMonitor & { entNum: string })[] = [];
     let inserted = 0;
     let innocents = 0;
     for (const stage of stages) {
       const stagePlans = plans.filter((p) => p.monitors === stage);
-      const plants = stagePlans.flatMap((p) => p.records.filter((r) => r.type !== 'other'));
+      const plants = stagePlans.flatMap((p) =>
+        p.records.filter((r) => r.type !== 'other').slice(0, PLANTED_PER_RUN),
+      );
       const fillers = Math.max(0, stage - inserted - plants.length);
       const requests = [
         ...Array.from({ length: fillers }, (_, k) => innocent(negatives, innocents + k)),
         ...plants.map((r, k) => plantedSubject(r, planted.length + k)),
       ];
       // Planted subjects among the others (a run reads monitors in id order, and ids are random).
-      if (setup.embedded) await service.stop();
+      if (setup.embedded) await stopService();
       const seeding = performance.now();
       const { db, close } = await setup.open(dataDir);
       try {
@@ -575,7 +600,11 @@ async function measureSetup(setup: Setup, stages: readonly number[]): Promise<Ru
         const refreshSeconds = (performance.now() - started) / 1000;
         if (refreshed.outcome !== 'accepted') throw new Error(`refresh: ${JSON.stringify(refreshed)}`);
         const version = refreshed.list.version as string;
-        await waitForLog(service, () => runDoneLine(service, version) !== undefined, 3_600_000);
+        const finished = await waitForLog(
+          service,
+          () => runDoneLine(service, version) !== undefined,
+          RUN_TIMEOUT_SECONDS * 1000,
+        );
         const probeFigures = await probe.stop();
         clearInterval(sampler);
         const partial: Partial<RunFigures> = {
@@ -590,23 +619,32 @@ async function measureSetup(setup: Setup, stages: readonly number[]): Promise<Ru
           postgresCpuSeconds: setup.embedded ? 0 : (processesCpuMs(/^postgres/) - postgresBefore) / 1000,
           peakRssMb,
           probe: probeFigures,
+          ...(finished ? {} : { seconds: (performance.now() - started) / 1000 }),
         };
         console.log(
           `${setup.name}: ${inserted} monitors, delta ${plan.delta} (${plan.kind}) done in ${((performance.now() - started) / 1000).toFixed(1)} s (client)`,
           JSON.stringify(runDoneLine(service, version)),
         );
         pending.push({ plan, version, planted: plantedFor, partial });
+        if (!finished) {
+          console.log(
+            `${setup.name}: the run is not done after ${RUN_TIMEOUT_SECONDS} s; the setup stops here`,
+          );
+          await stopService();
+          figures.push(...(await settle(setup, pending)));
+          return figures;
+        }
         // On PostgreSQL the figures are read at once; the embedded database only with the service stopped.
         if (!setup.embedded) figures.push(...(await settle(setup, pending)));
       }
       if (setup.embedded) {
-        await service.stop();
+        await stopService();
         figures.push(...(await settle(setup, pending)));
         service = await start();
       }
     }
   } finally {
-    await service.stop();
+    await stopService();
     fs.rmSync(listsDir, { recursive: true, force: true });
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
@@ -620,9 +658,12 @@ async function measureSetup(setup: Setup, stages: readonly number[]): Promise<Ru
     try {
       const out: RunFigures[] = [];
       for (const run of runs.splice(0)) {
+        const outcome = await readOutcome(db, run.version, run.planted);
+        // An unfinished run keeps the time the bench waited.
         const figures = {
           ...run.partial,
-          ...(await readOutcome(db, run.version, run.planted)),
+          ...outcome,
+          seconds: outcome.progress < 1 ? (run.partial.seconds ?? Number.NaN) : outcome.seconds,
         } as RunFigures;
         printRun(figures);
         out.push(figures);
@@ -637,27 +678,46 @@ async function measureSetup(setup: Setup, stages: readonly number[]): Promise<Ru
 async function waitForLog(service: RunningService, done: (output: string) => boolean, timeoutMs: number) {
   const until = Date.now() + timeoutMs;
   while (!done(service.output())) {
-    if (Date.now() > until) throw new Error('timed out waiting for a monitor run');
+    if (Date.now() > until) return false;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  return true;
 }
+
+/** Backends that end meanwhile take their CPU time with them: a negative sum is no figure. */
+const pgCpu = (f: RunFigures) => (f.postgresCpuSeconds < 0 ? 'n/a' : f.postgresCpuSeconds.toFixed(1));
+const runTime = (f: RunFigures) =>
+  f.progress < 1
+    ? `> ${f.seconds.toFixed(0)} (${(f.progress * 100).toFixed(1)}% done)`
+    : f.seconds.toFixed(1);
 
 function printRun(f: RunFigures): void {
   const missed = f.expected - f.found;
   const misses = [
+    f.progress < 1
+      ? `not done after ${f.seconds.toFixed(0)} s (${(f.progress * 100).toFixed(1)}% of the monitors)`
+      : '',
     f.seconds > TARGET_SECONDS ? `run time over ${TARGET_SECONDS} s` : '',
     f.peakRssMb > TARGET_RSS_MB ? `RSS over ${TARGET_RSS_MB} MB` : '',
     missed > 0 ? `${missed} expected alerts missed` : '',
     f.duplicates + f.twicePerVersion > 0 ? 'duplicates' : '',
   ].filter(Boolean);
   console.log(
-    `${f.setup} | ${f.monitors} monitors | delta ${f.delta} (${f.kind}): run ${f.seconds.toFixed(1)} s (refresh call ${f.refreshSeconds.toFixed(1)} s), alerts ${f.alerts}, expected found ${f.found}/${f.expected} (missed ${missed}), other alerts ${f.otherAlerts}, duplicates ${f.duplicates} (same record version twice: ${f.twicePerVersion}), service CPU ${f.cpuSeconds.toFixed(1)} s, postgres CPU ${f.postgresCpuSeconds.toFixed(1)} s, peak RSS ${f.peakRssMb.toFixed(0)} MB, live screening p50/p99 ${f.probe.p50.toFixed(0)}/${f.probe.p99.toFixed(0)} ms (${f.probe.count} sent, ${f.probe.errors} errors)`,
+    `${f.setup} | ${f.monitors} monitors | delta ${f.delta} (${f.kind}): run ${runTime(f)} s (refresh call ${f.refreshSeconds.toFixed(1)} s), alerts ${f.alerts}, expected found ${f.found}/${f.expected} (missed ${missed}), other alerts ${f.otherAlerts}, duplicates ${f.duplicates} (same record version twice: ${f.twicePerVersion}), service CPU ${f.cpuSeconds.toFixed(1)} s, postgres CPU ${pgCpu(f)} s, peak RSS ${f.peakRssMb.toFixed(0)} MB, live screening p50/p99 ${f.probe.p50.toFixed(0)}/${f.probe.p99.toFixed(0)} ms (${f.probe.count} sent, ${f.probe.errors} errors)`,
   );
   console.log(`  summary: ${JSON.stringify(f.summary)}`);
   if (misses.length > 0) console.log(`  TARGET MISSED: ${misses.join(', ')}`);
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** What an interrupted bench must undo: its service stopped, its schema dropped. */
+const cleanups = new Set<() => Promise<void>>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, async () => {
+    for (const cleanup of [...cleanups].reverse()) await cleanup().catch(() => {});
+    process.exit(130);
+  });
 
 const setups = (process.env.SETUPS ?? 'embedded,postgres').split(',');
 const rows: RunFigures[] = [];
@@ -669,6 +729,7 @@ try {
       `bench_monitoring_${Date.now().toString(36)}`,
     );
     dropSchema = schema.drop;
+    cleanups.add(schema.drop);
     const env: Record<string, string> = { DATABASE_URL: schema.url };
     if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
     rows.push(
@@ -707,7 +768,7 @@ if (setups.includes('embedded')) {
 }
 
 const cell = (f: RunFigures) =>
-  `| ${f.setup} | ${f.monitors.toLocaleString('en')} | ${f.delta} ${f.kind === 'add' ? 'added' : 'changed'} | ${f.seconds.toFixed(1)} | ${f.alerts} | ${f.found} / ${f.expected} | ${f.otherAlerts} | ${f.duplicates + f.twicePerVersion} | ${f.cpuSeconds.toFixed(1)} | ${f.postgresCpuSeconds.toFixed(1)} | ${f.peakRssMb.toFixed(0)} | ${f.probe.p50.toFixed(0)} / ${f.probe.p99.toFixed(0)} |`;
+  `| ${f.setup} | ${f.monitors.toLocaleString('en')} | ${f.delta} ${f.kind === 'add' ? 'added' : 'changed'} | ${runTime(f)} | ${f.alerts} | ${f.found} / ${f.expected} | ${f.otherAlerts} | ${f.duplicates + f.twicePerVersion} | ${f.cpuSeconds.toFixed(1)} | ${pgCpu(f)} | ${f.peakRssMb.toFixed(0)} | ${f.probe.p50.toFixed(0)} / ${f.probe.p99.toFixed(0)} |`;
 const main = rows.filter((f) => f.delta === MAIN_DELTA).sort((a, b) => b.monitors - a.monitors);
 writeBenchmarkSection(
   'monitoring',
