@@ -33,10 +33,17 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { PLANS } from '../src/accounts/plans.js';
+import { systemClock } from '../src/clock.js';
+import { NameIndex } from '../src/matching/index.js';
+import { listDelta } from '../src/screening/monitoring/list-delta.js';
+import { MonitorSift } from '../src/screening/monitoring/monitor-sift.js';
+import { monitorsFlaggedFor, runMonitorsPage } from '../src/screening/monitoring/monitor-store.js';
+import { MONITOR_RUN_PAGE } from '../src/screening/monitoring/monitoring-policy.js';
 import { resolveScreeningRequest, type ScreeningRequest } from '../src/screening/screening-request.js';
 import { subjectKey } from '../src/screening/screening-subject.js';
+import { ListSnapshotStore } from '../src/sources/lists/snapshot-store.js';
 import type { Source } from '../src/sources/source.js';
-import { openDatabase } from '../src/store/database.js';
+import { type Db, openDatabase } from '../src/store/database.js';
 import { createSchema } from '../test/support/postgres-schema.js';
 import { benchListsDir } from './matching/list-names.js';
 import { seededRandom } from './matching/queries.js';
@@ -72,6 +79,12 @@ const PLANTED_PER_RUN = Number(process.env.PLANTED_PER_RUN ?? 1000);
  * A run not done after this long is reported unfinished, with how far it went (the share of the
  * monitors its saved cursor passed), and the setup's remaining runs are skipped.
  */
+/**
+ * BREAKDOWN=1: after each run on PostgreSQL, the bench replays the run's steps but the screenings
+ * in its own process, with the service's own functions, and times each: the delta and its index,
+ * reading the pages of monitors, looking up their known flags, sifting them.
+ */
+const BREAKDOWN = process.env.BREAKDOWN === '1';
 const RUN_TIMEOUT_SECONDS = Number(process.env.RUN_TIMEOUT_SECONDS ?? 900);
 const SDN = 'ofac_sdn';
 
@@ -114,7 +127,6 @@ class SdnVersions {
   readonly excluded = new Set<string>();
   private readonly marks = new Map<string, number>();
   private readonly files: Record<'SDN.CSV' | 'ALT.CSV' | 'ADD.CSV' | 'SDN_COMMENTS.CSV', Row[]>;
-  private written = 0;
 
   constructor(source: string) {
     this.files = {
@@ -137,7 +149,6 @@ class SdnVersions {
 
   /** Writes the version as the mirror folder holds it. */
   write(dir: string): void {
-    this.written++;
     const keep = (row: Row) => !this.excluded.has(row[0]?.trim() ?? '');
     const sdn = this.files['SDN.CSV'].filter(keep).map((row) => {
       const mark = this.marks.get(row[0]!.trim());
@@ -666,6 +677,8 @@ async function measureSetup(setup: Setup, stages: readonly number[]): Promise<Ru
           seconds: outcome.progress < 1 ? (run.partial.seconds ?? Number.NaN) : outcome.seconds,
         } as RunFigures;
         printRun(figures);
+        if (BREAKDOWN && !setup.embedded && outcome.progress === 1)
+          console.log(`  ${await replayRun(db as unknown as Db, run.version)}`);
         out.push(figures);
       }
       return out;
@@ -673,6 +686,61 @@ async function measureSetup(setup: Setup, stages: readonly number[]): Promise<Ru
       await close();
     }
   }
+}
+
+/** The run of this version replayed without its screenings (see BREAKDOWN), each step timed. */
+async function replayRun(db: Db, version: string): Promise<string> {
+  const t = () => performance.now();
+  const change = await db
+    .selectFrom('list_changes')
+    .innerJoin('list_snapshots', 'list_snapshots.id', 'list_changes.snapshot_id')
+    .select(['list_changes.snapshot_id', 'list_changes.previous_snapshot_id'])
+    .where('list_snapshots.version', '=', version)
+    .executeTakeFirstOrThrow();
+  let started = t();
+  const snapshots = new ListSnapshotStore(db, systemClock);
+  const current = (await snapshots.loadSnapshot(change.snapshot_id))!;
+  const previous = change.previous_snapshot_id
+    ? await snapshots.loadSnapshot(change.previous_snapshot_id)
+    : undefined;
+  const delta = listDelta(previous?.chunks, current.chunks);
+  const deltaMs = t() - started;
+  started = t();
+  const sift = new MonitorSift(
+    SDN,
+    NameIndex.build(delta.changed.map((record) => record.matchable)),
+    delta.changed.some((record) => record.entity.identifiers.length > 0),
+  );
+  const indexMs = t() - started;
+  const deltaIds = [...delta.changed.map((r) => r.flagId), ...delta.removed.map((r) => r.flagId)];
+  let readMs = 0;
+  let knownMs = 0;
+  let siftMs = 0;
+  let pages = 0;
+  let monitors = 0;
+  let passed = 0;
+  let cursor: string | null = null;
+  for (;;) {
+    started = t();
+    const page = await runMonitorsPage(db, cursor, MONITOR_RUN_PAGE);
+    readMs += t() - started;
+    if (page.length === 0) break;
+    pages++;
+    monitors += page.length;
+    started = t();
+    const known = await monitorsFlaggedFor(
+      db,
+      page.map((m) => m.id),
+      deltaIds,
+    );
+    knownMs += t() - started;
+    started = t();
+    for (const monitor of page) if (known.has(monitor.id) || sift.mayMatch(monitor)) passed++;
+    siftMs += t() - started;
+    cursor = page.at(-1)!.id;
+  }
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  return `replayed without screenings: delta ${s(deltaMs)} s (${delta.changed.length} changed), index ${s(indexMs)} s, ${pages} pages read ${s(readMs)} s, known flags ${s(knownMs)} s, sift ${s(siftMs)} s (${(siftMs / 1000 / Math.max(1, monitors)).toFixed(3)} ms/monitor), ${passed} of ${monitors} monitors passed to full screening`;
 }
 
 async function waitForLog(service: RunningService, done: (output: string) => boolean, timeoutMs: number) {
