@@ -740,7 +740,7 @@ async function replayRun(db: Db, version: string): Promise<string> {
     cursor = page.at(-1)!.id;
   }
   const s = (ms: number) => (ms / 1000).toFixed(1);
-  return `replayed without screenings: delta ${s(deltaMs)} s (${delta.changed.length} changed), index ${s(indexMs)} s, ${pages} pages read ${s(readMs)} s, known flags ${s(knownMs)} s, sift ${s(siftMs)} s (${(siftMs / 1000 / Math.max(1, monitors)).toFixed(3)} ms/monitor), ${passed} of ${monitors} monitors passed to full screening`;
+  return `replayed without screenings: delta ${s(deltaMs)} s (${delta.changed.length} changed), index ${s(indexMs)} s, ${pages} pages read ${s(readMs)} s, known flags ${s(knownMs)} s, sift ${s(siftMs)} s (${(siftMs / Math.max(1, monitors)).toFixed(3)} ms/monitor), ${passed} of ${monitors} monitors passed to full screening`;
 }
 
 async function waitForLog(service: RunningService, done: (output: string) => boolean, timeoutMs: number) {
@@ -753,7 +753,8 @@ async function waitForLog(service: RunningService, done: (output: string) => boo
 }
 
 /** Backends that end meanwhile take their CPU time with them: a negative sum is no figure. */
-const pgCpu = (f: RunFigures) => (f.postgresCpuSeconds < 0 ? 'n/a' : f.postgresCpuSeconds.toFixed(1));
+const pgCpu = (f: RunFigures) =>
+  f.setup === 'embedded' ? '-' : f.postgresCpuSeconds < 0 ? 'n/a' : f.postgresCpuSeconds.toFixed(1);
 const runTime = (f: RunFigures) =>
   f.progress < 1
     ? `> ${f.seconds.toFixed(0)} (${(f.progress * 100).toFixed(1)}% done)`
