@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BATCH_BODY_LIMIT_BYTES } from '../../src/screening/batches/batch-policy.js';
+import { MONITOR_IMPORT_BODY_LIMIT_BYTES } from '../../src/screening/monitoring/monitoring-policy.js';
+
+const LARGE_BODY_LIMITS: Record<string, number> = {
+  '/v1/screen/batch': BATCH_BODY_LIMIT_BYTES,
+  '/v1/monitors/import': MONITOR_IMPORT_BODY_LIMIT_BYTES,
+};
+
 import { backends } from '../support/backends.js';
 import {
   expectHealthy,
@@ -86,9 +93,9 @@ describe.each(backends())('hostile request bodies ($name)', (backend) => {
   it('answers a 10 MB body with 413 before reading it, on every API route that reads a body', async () => {
     const tenMegabytes = JSON.stringify({ name: 'x'.repeat(10 * 1024 * 1024) });
     for (const route of hostile.routes.filter(takesBody).filter(ofApi)) {
-      const batch = route.url === '/v1/screen/batch';
-      // The batch route takes up to 16 MB; past its own limit it answers 413 too.
-      const payload = batch ? JSON.stringify({ items: 'x'.repeat(BATCH_BODY_LIMIT_BYTES) }) : tenMegabytes;
+      // The routes taking lists of parties have limits of their own; past them they answer 413 too.
+      const own = LARGE_BODY_LIMITS[route.url];
+      const payload = own ? JSON.stringify({ items: 'x'.repeat(own) }) : tenMegabytes;
       const answer = await send(route, 'application/json', payload);
       expect(answer.status, `${route.method} ${route.url}`).toBe(413);
     }

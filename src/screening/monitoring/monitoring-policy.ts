@@ -35,7 +35,7 @@ export const MONITOR_FIRST_SCREENED_SKEW_MS = 60_000;
 /** Parties one import may hold. */
 export const MONITOR_IMPORT_MAX = 100_000;
 /** Largest import body (CSV or JSON), in bytes. */
-export const MONITOR_IMPORT_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+export const MONITOR_IMPORT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 /**
  * Imported monitors' first screenings are claimed and counted this many at a time (one statement
  * counts and stores them), `MONITOR_FIRST_SCREENING_GROUPS` groups at once per instance.
