@@ -341,8 +341,11 @@ async function insertMonitors(db: Kysely<unknown>, owner: Owner, requests: reado
     ids.push(...batchIds);
     await db.executeQuery(
       CompiledQuery.raw(
-        `INSERT INTO monitors (id, account_id, key_id, reference, subject_key, entity, query_type, request, created_at)
-         SELECT id, $1::uuid, $2::uuid, reference, subject_key, entity, query_type, request, now()
+        // Made (and first screened) an hour ago: watched, and well before any list change of the run.
+        `INSERT INTO monitors (id, account_id, key_id, reference, subject_key, entity, query_type, request, created_at,
+           first_screened_at)
+         SELECT id, $1::uuid, $2::uuid, reference, subject_key, entity, query_type, request,
+           now() - interval '1 hour', now() - interval '1 hour'
          FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[])
            AS m(id, reference, subject_key, entity, query_type, request)`,
         [
