@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { inBackground } from '../../background-work.js';
@@ -8,6 +7,7 @@ import { ClaimLoop } from '../../store/claim-loop.js';
 import type { Db } from '../../store/database.js';
 import type { ScreeningService, ScreeningSubject } from '../screening-service.js';
 import { reopenChangesMissedBy } from './list-change-queue.js';
+import { monitorAuditRow } from './monitor-audit.js';
 import {
   claimUnscreened,
   closeImportIfDone,
@@ -125,22 +125,15 @@ export class FirstScreeningWorker extends ClaimLoop<UnscreenedMonitor[]> {
 
   /** The first screening's audit row, as a request creating the monitor would have left. */
   private audit(monitor: UnscreenedMonitor, status: number, latencyMs: number): void {
-    this.deps.audit.record({
-      id: randomUUID(),
-      request_id: `${monitor.importId ?? 'monitor'}:${monitor.id}`,
-      occurred_at: this.deps.clock.now(),
-      account_id: monitor.accountId,
-      key_id: monitor.keyId,
-      key_prefix: null,
-      key_last4: null,
-      method: 'POST',
-      route: '/v1/monitors/:id/first-screening',
-      path: `/v1/monitors/${monitor.id}/first-screening`,
-      status,
-      latency_ms: latencyMs,
-      client_ip: null,
-      user_agent: null,
-    });
+    const requestId = `${monitor.importId ?? 'monitor'}:${monitor.id}`;
+    this.deps.audit.record(
+      monitorAuditRow(monitor, 'first-screening', {
+        requestId,
+        at: this.deps.clock.now(),
+        status,
+        latencyMs,
+      }),
+    );
   }
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { PLANS } from '../../accounts/plans.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
@@ -23,6 +22,7 @@ import {
 } from './list-change-queue.js';
 import type { ListDelta, RemovedRecord } from './list-delta.js';
 import { listDeltaInThread } from './list-delta-thread.js';
+import { monitorAuditRow } from './monitor-audit.js';
 import { MonitorSift } from './monitor-sift.js';
 import { forgetFlags, monitorsFlaggedFor, type RunMonitor, runMonitorsPage } from './monitor-store.js';
 import {
@@ -383,21 +383,9 @@ class ChangeRun {
 
   /** Each alert's audit row, as a request that raised it would have left. */
   private audit(monitor: RunMonitor, alertId: string): void {
-    this.deps.audit.record({
-      id: randomUUID(),
-      request_id: `${this.change.id}:${alertId}`,
-      occurred_at: this.deps.clock.now(),
-      account_id: monitor.accountId,
-      key_id: monitor.keyId,
-      key_prefix: null,
-      key_last4: null,
-      method: 'POST',
-      route: '/v1/monitors/:id/alerts',
-      path: `/v1/monitors/${monitor.id}/alerts`,
-      status: 201,
-      latency_ms: 0,
-      client_ip: null,
-      user_agent: null,
-    });
+    const requestId = `${this.change.id}:${alertId}`;
+    this.deps.audit.record(
+      monitorAuditRow(monitor, 'alerts', { requestId, at: this.deps.clock.now(), status: 201, latencyMs: 0 }),
+    );
   }
 }
