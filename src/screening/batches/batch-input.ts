@@ -3,7 +3,11 @@ import type { Plan } from '../../accounts/plans.js';
 import { type FieldError, ServiceError } from '../../errors.js';
 import type { Source } from '../../sources/source.js';
 import { IDENTIFIER_TYPES } from '../screening-facts.js';
-import { resolveScreeningRequest, type ScreeningRequest } from '../screening-request.js';
+import {
+  type ResolvedScreening,
+  resolveScreeningRequest,
+  type ScreeningRequest,
+} from '../screening-request.js';
 import { QUERY_TYPES, type QueryType } from '../screening-result.js';
 import { BATCH_ITEMS_MAX } from './batch-policy.js';
 
@@ -24,6 +28,8 @@ export interface BatchItemInput {
   index: number;
   reference: string | null;
   request: ScreeningRequest;
+  /** The request as validating it resolved it (undefined only while the batch is refused). */
+  resolved: ResolvedScreening | undefined;
 }
 
 const CSV_COLUMNS = ['query', 'type', 'reference', 'date_of_birth', 'countries', 'identifiers'];
@@ -175,8 +181,9 @@ export function checkBatchItems(
       ...(item.identifiers !== undefined ? { identifiers: item.identifiers } : {}),
       ...(item.options || submission.options ? { options: { ...submission.options, ...item.options } } : {}),
     };
-    errors.push(...itemErrors(index, request, plan, configured, today));
-    return { index, reference: item.reference ?? null, request };
+    const checked = resolveItem(index, request, plan, configured, today);
+    if ('errors' in checked) errors.push(...checked.errors);
+    return { index, reference: item.reference ?? null, request, resolved: checked.resolved };
   });
   if (errors.length > 0) {
     errors.sort((a, b) => itemIndexOf(a) - itemIndexOf(b));
@@ -190,18 +197,21 @@ function itemIndexOf(error: FieldError): number {
   return Number(error.pointer.split('/')[2]);
 }
 
-function itemErrors(
+function resolveItem(
   index: number,
   request: ScreeningRequest,
   plan: Plan,
   configured: readonly Source[],
   today: string,
-): FieldError[] {
+): { resolved: ResolvedScreening } | { errors: FieldError[]; resolved: undefined } {
   try {
-    resolveScreeningRequest(request, plan, configured, today);
-    return [];
+    return { resolved: resolveScreeningRequest(request, plan, configured, today) };
   } catch (error) {
     if (!(error instanceof ServiceError) || error.code !== 'validation-failed') throw error;
-    return error.fieldErrors.map((e) => ({ pointer: `/items/${index}${e.pointer}`, detail: e.detail }));
+    const errors = error.fieldErrors.map((e) => ({
+      pointer: `/items/${index}${e.pointer}`,
+      detail: e.detail,
+    }));
+    return { errors, resolved: undefined };
   }
 }

@@ -6,7 +6,11 @@ import { isUuid, newId } from '../../ids.js';
 import type { Source } from '../../sources/source.js';
 import type { Db } from '../../store/database.js';
 import { type BatchSubmission, checkBatchItems } from '../batches/batch-input.js';
-import { resolveScreeningRequest, type ScreeningRequest } from '../screening-request.js';
+import {
+  type ResolvedScreening,
+  resolveScreeningRequest,
+  type ScreeningRequest,
+} from '../screening-request.js';
 import type { ScreeningResult } from '../screening-result.js';
 import type { ScreeningService, ScreeningSubject } from '../screening-service.js';
 import { subjectKey } from '../screening-subject.js';
@@ -69,19 +73,18 @@ export class MonitorService {
     if (!plan.monitoring) throw noMonitoring();
     await this.assertRoom(key.accountId, plan.monitorsMax);
     const screening = await this.deps.screening.screen(key, request);
-    const screened = await this.deps.db
-      .selectFrom('screenings')
-      .select(['subject_key', 'query_type'])
-      .where('id', '=', screening.id)
-      .executeTakeFirstOrThrow();
+    // The screening succeeded, so the request resolves: the monitor's subject as it did.
+    const resolved = resolveScreeningRequest(
+      request,
+      plan,
+      this.deps.sources(),
+      isoDay(this.deps.clock.now()),
+    );
     const monitor: NewMonitor = {
       id: newId(),
       accountId: key.accountId,
       keyId: key.keyId,
-      reference: screening.reference ?? null,
-      subjectKey: screened.subject_key ?? '',
-      entity: screening.entity,
-      queryType: screened.query_type,
+      ...subjectOf(resolved),
       request,
       createdAt: this.deps.clock.now(),
       firstScreenedAt: this.deps.clock.now(),
@@ -120,16 +123,7 @@ export class MonitorService {
         `The import holds ${items.length} parties but only ${remaining} screenings remain this month for their first screenings; nothing was imported.`,
       );
     }
-    const monitors = items.map(({ reference, request }) => {
-      const resolved = resolveScreeningRequest(request, plan, configured, today);
-      return {
-        reference,
-        subjectKey: subjectKey(resolved),
-        entity: resolved.entity,
-        queryType: resolved.type,
-        request,
-      };
-    });
+    const monitors = items.map(({ request, resolved }) => ({ ...subjectOf(resolved!), request }));
     const id = newId();
     const createdAt = this.deps.clock.now();
     const entry = { id, accountId: key.accountId, keyId: key.keyId, createdAt };
@@ -202,6 +196,16 @@ export class MonitorService {
       .executeTakeFirstOrThrow();
     if (Number(count) >= max) throw limitReached(max);
   }
+}
+
+/** What a monitor keeps of its resolved request: whom it is about, and the name the runs sift. */
+function subjectOf(resolved: ResolvedScreening) {
+  return {
+    reference: resolved.reference ?? null,
+    subjectKey: subjectKey(resolved),
+    entity: resolved.entity,
+    queryType: resolved.type,
+  };
 }
 
 function noMonitoring(): ServiceError {
