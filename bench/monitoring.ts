@@ -34,9 +34,8 @@ import { parse } from 'csv-parse/sync';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { PLANS } from '../src/accounts/plans.js';
 import { systemClock } from '../src/clock.js';
-import { NameIndex } from '../src/matching/index.js';
 import { listDelta } from '../src/screening/monitoring/list-delta.js';
-import { MonitorSift } from '../src/screening/monitoring/monitor-sift.js';
+import { MonitorSift, siftSubject } from '../src/screening/monitoring/monitor-sift.js';
 import { monitorsFlaggedFor, runMonitorsPage } from '../src/screening/monitoring/monitor-store.js';
 import { MONITOR_RUN_PAGE } from '../src/screening/monitoring/monitoring-policy.js';
 import { resolveScreeningRequest, type ScreeningRequest } from '../src/screening/screening-request.js';
@@ -710,11 +709,7 @@ async function replayRun(db: Db, version: string): Promise<string> {
   const delta = listDelta(previous?.chunks, current.chunks);
   const deltaMs = t() - started;
   started = t();
-  const sift = new MonitorSift(
-    SDN,
-    NameIndex.build(delta.changed.map((record) => record.matchable)),
-    delta.changed.some((record) => record.entity.identifiers.length > 0),
-  );
+  const sift = new MonitorSift(SDN, delta.changed);
   const indexMs = t() - started;
   const deltaIds = new Set([...delta.changed.map((r) => r.flagId), ...delta.removed.map((r) => r.flagId)]);
   let readMs = 0;
@@ -739,7 +734,7 @@ async function replayRun(db: Db, version: string): Promise<string> {
     );
     knownMs += t() - started;
     started = t();
-    for (const monitor of page) if (known.has(monitor.id) || sift.mayMatch(monitor)) passed++;
+    for (const monitor of page) if (known.has(monitor.id) || sift.mayMatch(siftSubject(monitor))) passed++;
     siftMs += t() - started;
     cursor = page.at(-1)!.id;
   }

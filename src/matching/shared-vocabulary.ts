@@ -1,5 +1,5 @@
 import { QuerySimilarityCache } from './query-cache.js';
-import { TokenExpansions } from './token-expansions.js';
+import { CACHED_TOKENS, TokenExpansions } from './token-expansions.js';
 import { OriginalVocabulary, Vocabulary } from './vocabulary.js';
 
 /**
@@ -17,9 +17,18 @@ import { OriginalVocabulary, Vocabulary } from './vocabulary.js';
  */
 export class SharedVocabulary {
   readonly vocabulary = new Vocabulary();
-  readonly expansions = new TokenExpansions(this.vocabulary);
+  readonly expansions: TokenExpansions;
   readonly similarities = new QuerySimilarityCache(this.vocabulary.tokens, 'transliterated');
   /** Original-script words, and their similarities to the query's (same-script names are scored on them). */
   readonly originals = new OriginalVocabulary();
   readonly originalSimilarities = new QuerySimilarityCache(this.originals.tokens, 'original');
+
+  /**
+   * `cachedExpansions`: the query tokens whose expansions are kept (the most recently used). An
+   * index searched with many more distinct words than its own (a list change's few records against
+   * every monitored name) keeps more: each word is then expanded once.
+   */
+  constructor(cachedExpansions = CACHED_TOKENS) {
+    this.expansions = new TokenExpansions(this.vocabulary, cachedExpansions);
+  }
 }

@@ -16,7 +16,7 @@ export interface TokenExpansion {
  * the names they lead to for most searches, and the same words come back query after query
  * (MOHAMMED, ALI, TRADING): at 2,048 tokens per index the cache holds at most a few MB.
  */
-const CACHED_TOKENS = 2048;
+export const CACHED_TOKENS = 2048;
 
 export class TokenExpansions {
   private readonly cache = new Map<string, TokenExpansion>();
@@ -29,7 +29,11 @@ export class TokenExpansions {
   /** The similarities of the found tokens kept, in order (reused between expansions). */
   private readonly kept: number[] = [];
 
-  constructor(private readonly vocabulary: Vocabulary) {}
+  /** `cachedTokens`: how many query tokens' expansions are kept, the most recently used. */
+  constructor(
+    private readonly vocabulary: Vocabulary,
+    private readonly cachedTokens = CACHED_TOKENS,
+  ) {}
 
   /** The expansion of query token `token`, whose anchor probe keys are `probes`. */
   of(token: PreparedToken, probes: QueryTokenProbes): TokenExpansion {
@@ -49,7 +53,7 @@ export class TokenExpansions {
     }
     const expansion = this.expand(token, probes);
     this.cache.set(key, expansion);
-    if (this.cache.size > CACHED_TOKENS) this.cache.delete(this.cache.keys().next().value!);
+    if (this.cache.size > this.cachedTokens) this.cache.delete(this.cache.keys().next().value!);
     return expansion;
   }
 

@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { systemClock } from '../clock.js';
 import { connectPostgres } from '../store/database.js';
+import { lowerThisThreadsPriority } from '../thread-priority.js';
 import type { DeliveryThreadSettings, FromDeliveryThread, ToDeliveryThread } from './delivery-thread.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { EndpointGuard } from './endpoint-guard.js';
@@ -15,7 +14,8 @@ import { WebhookSender } from './webhook-sender.js';
 // Entry of the webhook delivery thread (see delivery-thread.ts): the same DeliveryWorker as the
 // in-process one, on a pool of its own, answering the main thread's nudges, settles and close.
 const settings = workerData as DeliveryThreadSettings;
-lowerThisThreadsPriority();
+// Deliveries are background work: a request waits less often for a core behind a burst of them.
+lowerThisThreadsPriority(DELIVERY_THREAD_NICENESS);
 const logger = pino({ level: settings.logLevel }).child({ thread: 'webhook-delivery' });
 const database = connectPostgres(settings.databaseUrl, DELIVERY_THREAD_POOL_SIZE);
 const answer = (message: FromDeliveryThread) => parentPort?.postMessage(message);
@@ -29,25 +29,6 @@ const worker = new DeliveryWorker({
   onAttempt: (ok) => answer({ type: 'attempted', ok }),
 });
 worker.start();
-
-/**
- * Deliveries are background work: on Linux this thread runs at a lower CPU priority than the one
- * answering requests, so that on a busy machine a request waits less often for a core behind a
- * burst of deliveries (the three-webhook bench adds less latency to screenings with it).
- * Elsewhere, or if the system refuses, it runs as it is.
- */
-function lowerThisThreadsPriority(): void {
-  try {
-    // On Linux a thread is a task with its own id, which setpriority() takes like a process id.
-    // "<pid>/task/<tid>"; anything else (another PID namespace's /proc) is left alone.
-    const link = /^(\d+)\/task\/(\d+)$/.exec(fs.readlinkSync('/proc/thread-self'));
-    const taskId = Number(link?.[2]);
-    if (link && Number(link[1]) === process.pid && taskId !== process.pid)
-      os.setPriority(taskId, DELIVERY_THREAD_NICENESS);
-  } catch {
-    // Not Linux, or no /proc: the thread keeps the process's priority.
-  }
-}
 
 parentPort?.on('message', async (message: ToDeliveryThread) => {
   if (message.type === 'nudge') {

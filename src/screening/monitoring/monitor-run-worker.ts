@@ -4,7 +4,6 @@ import type { AuditWriter } from '../../audit/audit-writer.js';
 import { inBackground } from '../../background-work.js';
 import type { Clock } from '../../clock.js';
 import { type ErrorCode, ServiceError } from '../../errors.js';
-import { NameIndex } from '../../matching/index.js';
 import type { ListSnapshotStore } from '../../sources/lists/snapshot-store.js';
 import { ClaimLoop } from '../../store/claim-loop.js';
 import type { Db } from '../../store/database.js';
@@ -20,10 +19,10 @@ import {
   renewClaim,
   saveProgress,
 } from './list-change-queue.js';
-import type { ListDelta, RemovedRecord } from './list-delta.js';
-import { listDeltaInThread } from './list-delta-thread.js';
+import { type ChangeSummary, ListChangeThread } from './list-change-thread.js';
+import type { RemovedRecord } from './list-delta.js';
 import { monitorAuditRow } from './monitor-audit.js';
-import { MonitorSift } from './monitor-sift.js';
+import { siftSubject } from './monitor-sift.js';
 import { forgetFlags, monitorsFlaggedFor, type RunMonitor, runMonitorsPage } from './monitor-store.js';
 import {
   MONITOR_FIRST_SCREENED_SKEW_MS,
@@ -34,7 +33,6 @@ import {
   MONITOR_RUN_RETRY_BASE_MS,
   MONITOR_RUN_SCREENINGS_AT_ONCE,
   MONITOR_RUN_SHUTDOWN_GRACE_MS,
-  MONITOR_SIFT_YIELD_EVERY,
 } from './monitoring-policy.js';
 
 export interface MonitorRunWorkerDeps {
@@ -156,7 +154,7 @@ export class MonitorRunWorker extends ClaimLoop<ClaimedChange> {
     const previous = change.previousSnapshotId
       ? await snapshots.loadSnapshot(change.previousSnapshotId)
       : undefined;
-    const delta = await listDeltaInThread(previous?.chunks, current.chunks);
+    const { thread, delta } = await ListChangeThread.start(change.listId, previous?.chunks, current.chunks);
     const summary: RunSummary = {
       changed: delta.changed.length,
       removed: delta.removed.length,
@@ -165,30 +163,34 @@ export class MonitorRunWorker extends ClaimLoop<ClaimedChange> {
       alerts: 0,
       refused: 0,
     };
-    if (delta.changed.length + delta.removed.length > 0) {
-      const run = new ChangeRun(this.deps, change, current.meta.version, delta, summary);
-      const keepGoing = () => !stop.aborted && !lease.lost;
-      let cursor = change.monitorCursor;
-      for (;;) {
+    try {
+      if (delta.changed.length + delta.removed.length > 0) {
+        const run = new ChangeRun(this.deps, change, current.meta.version, delta, summary, thread);
+        const keepGoing = () => !stop.aborted && !lease.lost;
+        const saved = async (cursor: string) => {
+          if (!(await saveProgress(db, change, cursor, lease.until()))) throw new ClaimLost();
+        };
+        const finished = await run.pass(
+          (after) => runMonitorsPage(db, after, MONITOR_RUN_PAGE),
+          change.monitorCursor,
+          keepGoing,
+          saved,
+        );
         // Stopped: the claim lapses and a later run goes on from the saved page.
-        if (!keepGoing()) return;
-        const page = await runMonitorsPage(db, cursor, MONITOR_RUN_PAGE);
-        if (page.length === 0) break;
-        await run.page(page, keepGoing);
-        cursor = page.at(-1)!.id;
-        if (!(await saveProgress(db, change, cursor, lease.until()))) throw new ClaimLost();
+        if (!finished) return;
+        // Monitors first screened since the change was written: one whose id the pages had passed
+        // may have been screened by an instance that did not serve this version yet.
+        const since = new Date(change.createdAt.getTime() - MONITOR_FIRST_SCREENED_SKEW_MS);
+        const lastPass = await run.pass(
+          (after) => runMonitorsPage(db, after, MONITOR_RUN_PAGE, since),
+          null,
+          keepGoing,
+          async () => undefined,
+        );
+        if (!lastPass) return;
       }
-      // Monitors first screened since the change was written: one whose id the pages had passed
-      // may have been screened by an instance that did not serve this version yet.
-      const since = new Date(change.createdAt.getTime() - MONITOR_FIRST_SCREENED_SKEW_MS);
-      let after: string | null = null;
-      for (;;) {
-        if (!keepGoing()) return;
-        const page = await runMonitorsPage(db, after, MONITOR_RUN_PAGE, since);
-        if (page.length === 0) break;
-        await run.page(page, keepGoing);
-        after = page.at(-1)!.id;
-      }
+    } finally {
+      await thread.close();
     }
     if (!(await markDone(db, change, clock.now(), { ...summary }))) throw new ClaimLost();
     this.deps.logger.info(
@@ -237,9 +239,15 @@ type KnownFlags = ReadonlyMap<string, readonly { recordHash: string; flag: NewAl
 /** Problems that refuse one monitor's request for its account, not the run. */
 const REFUSALS: ReadonlySet<ErrorCode> = new Set(['validation-failed', 'plan-feature-unavailable']);
 
+/** A page of monitors read and sifted: those to screen, with what each is known to be flagged for. */
+interface SiftedPage {
+  size: number;
+  last: string | null;
+  touched: { monitor: RunMonitor; known: KnownFlags }[];
+}
+
 /** One list change's run over the pages of monitors. */
 class ChangeRun {
-  private readonly sift: MonitorSift;
   private readonly changedById: Map<string, { recordHash: string }>;
   private readonly deltaIds: ReadonlySet<string>;
 
@@ -247,38 +255,61 @@ class ChangeRun {
     private readonly deps: MonitorRunWorkerDeps,
     private readonly change: ClaimedChange,
     private readonly version: string,
-    private readonly delta: ListDelta,
+    private readonly delta: ChangeSummary,
     private readonly summary: RunSummary,
+    private readonly thread: ListChangeThread,
   ) {
-    this.sift = new MonitorSift(
-      change.listId,
-      NameIndex.build(delta.changed.map((record) => record.matchable)),
-      delta.changed.some((record) => record.entity.identifiers.length > 0),
-    );
     this.changedById = new Map(delta.changed.map((r) => [r.flagId, { recordHash: r.recordHash }]));
     this.deltaIds = new Set([...delta.changed.map((r) => r.flagId), ...delta.removed.map((r) => r.flagId)]);
   }
 
-  async page(monitors: readonly RunMonitor[], keepGoing: () => boolean): Promise<void> {
-    this.summary.monitors += monitors.length;
-    const known = await monitorsFlaggedFor(
-      this.deps.db,
-      monitors.map((m) => m.id),
-      this.deltaIds,
-    );
-    const touched: { monitor: RunMonitor; known: KnownFlags }[] = [];
-    for (const [i, monitor] of monitors.entries()) {
-      // The sift is synchronous: requests waiting on this thread get a turn now and then.
-      if (i % MONITOR_SIFT_YIELD_EVERY === 0) {
-        await new Promise((resolve) => setImmediate(resolve));
-        if (!keepGoing()) throw new ClaimLost();
-      }
-      if (!monitor.accountActive || !PLANS[monitor.plan].monitoring) continue;
-      const knownFlags = known.get(monitor.id);
-      if (!knownFlags && !this.sift.mayMatch(monitor)) continue;
-      touched.push({ monitor, known: knownFlags ?? new Map() });
+  /**
+   * Goes through the pages `read` gives after `from`, in a pipeline: while the monitors one page
+   * passed are screened here, the next page is read and sifted in the run's thread. `saved` is
+   * called with a page's last id once its screenings are done. False when stopped on the way.
+   */
+  async pass(
+    read: (after: string | null) => Promise<RunMonitor[]>,
+    from: string | null,
+    keepGoing: () => boolean,
+    saved: (cursor: string) => Promise<void>,
+  ): Promise<boolean> {
+    let next = handled(this.sifted(read(from)));
+    for (;;) {
+      if (!keepGoing()) return false;
+      const page = await next;
+      if (page.size === 0) return true;
+      next = handled(this.sifted(read(page.last)));
+      await this.screenAll(page.touched);
+      await saved(page.last!);
     }
-    // A screening waits on the database and the matching thread most of its time: a few at once.
+  }
+
+  /** The page read, with its monitors' known flags and the sift of the others, both at once. */
+  private async sifted(reading: Promise<RunMonitor[]>): Promise<SiftedPage> {
+    const monitors = await reading;
+    const eligible = monitors.filter((m) => m.accountActive && PLANS[m.plan].monitoring);
+    const [known, passed] = await Promise.all([
+      monitorsFlaggedFor(
+        this.deps.db,
+        eligible.map((m) => m.id),
+        this.deltaIds,
+      ),
+      eligible.length === 0 ? [] : this.thread.sift(eligible.map(siftSubject)),
+    ]);
+    const passing = new Set(passed.map((i) => eligible[i]!));
+    this.summary.monitors += monitors.length;
+    return {
+      size: monitors.length,
+      last: monitors.at(-1)?.id ?? null,
+      touched: eligible
+        .filter((monitor) => passing.has(monitor) || known.has(monitor.id))
+        .map((monitor) => ({ monitor, known: known.get(monitor.id) ?? new Map() })),
+    };
+  }
+
+  /** A screening waits on the database and the matching thread most of its time: a few at once. */
+  private async screenAll(touched: SiftedPage['touched']): Promise<void> {
     let next = 0;
     const worker = async () => {
       while (next < touched.length) {
@@ -388,4 +419,10 @@ class ChangeRun {
       monitorAuditRow(monitor, 'alerts', { requestId, at: this.deps.clock.now(), status: 201, latencyMs: 0 }),
     );
   }
+}
+
+/** `promise`, with its rejection marked handled until it is awaited (a pass may stop before that). */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }

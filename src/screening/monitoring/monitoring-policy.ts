@@ -18,8 +18,17 @@ export const MONITOR_RUN_POLL_INTERVAL_MS = 2_000;
 export const MONITOR_RUN_SHUTDOWN_GRACE_MS = 2_000;
 /** Full screenings a run does at once (each waits on the database and the matching thread). */
 export const MONITOR_RUN_SCREENINGS_AT_ONCE = 4;
-/** Monitors sifted between two turns given to the requests waiting on the event loop. */
-export const MONITOR_SIFT_YIELD_EVERY = 100;
+/**
+ * The niceness of a run's thread on Linux (0 is the process's own, 19 the lowest): it works out the
+ * delta and sifts the monitors, background work behind the threads answering requests.
+ */
+export const MONITOR_RUN_THREAD_NICENESS = 10;
+/**
+ * Monitored names' words whose expansions against the changed records the sift keeps: a run meets
+ * each word of its monitors once instead of once per monitor (a few tens of MB at most, for the
+ * run's thread only).
+ */
+export const MONITOR_SIFT_CACHED_WORDS = 65_536;
 /**
  * Failed attempts at running one list change (a failed attempt is retried from its last page,
  * after `MONITOR_RUN_RETRY_BASE_MS` doubled at each failure; a shutdown is no failure); after the
