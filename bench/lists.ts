@@ -100,7 +100,7 @@ function memoryLine(label: string, kind: string): string {
 // One refresh round over every list, as a first start or an operator's `lists refresh` runs it.
 async function parseAndIndex(db: Db) {
   const { lists, close } = service(db);
-  await lists.start();
+  // No start(): its first load would race this round for the refresh lock.
   const round = await timed(() => lists.refresh(undefined));
   for (const report of round.value) {
     console.log(
@@ -114,7 +114,10 @@ async function parseAndIndex(db: Db) {
 
 async function reloadOnce(db: Db, withIndex: boolean) {
   const { lists, close } = service(db, withIndex);
-  const run = await timed(() => lists.start());
+  const run = await timed(async () => {
+    lists.start();
+    await lists.settled();
+  });
   const view = lists.view();
   await close();
   return { ...run, view };

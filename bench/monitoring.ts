@@ -403,6 +403,8 @@ interface RunFigures {
   summary: unknown;
   /** Share of the monitors the run went through (1 when done). */
   progress: number;
+  /** A few planted subjects not alerted: their name, the record expected, and what they were flagged for. */
+  missedExamples: string[];
 }
 
 /** The service's log line for the run of this version's change (LOG_LEVEL=info). */
@@ -432,7 +434,15 @@ async function readOutcome(
 ): Promise<
   Pick<
     RunFigures,
-    'seconds' | 'alerts' | 'found' | 'otherAlerts' | 'duplicates' | 'twicePerVersion' | 'summary' | 'progress'
+    | 'seconds'
+    | 'alerts'
+    | 'found'
+    | 'otherAlerts'
+    | 'duplicates'
+    | 'twicePerVersion'
+    | 'summary'
+    | 'progress'
+    | 'missedExamples'
   >
 > {
   const q = async <T>(text: string, params: unknown[] = []) =>
@@ -467,7 +477,19 @@ async function readOutcome(
     `SELECT count(*)::int AS twice FROM (SELECT 1 FROM alerts
      GROUP BY monitor_id, flag_id, record_hash HAVING count(*) > 1) d`,
   )) as [{ twice: number }];
+  const missed = await q<{ entity: string; flag_id: string; flags: string | null }>(
+    `SELECT m.entity, p.flag_id,
+       (SELECT string_agg(f.flag_id || ' ' || f.record_hash, ', ') FROM monitor_flags f
+        WHERE f.monitor_id = m.id) AS flags
+     FROM unnest($1::uuid[], $2::text[]) AS p(monitor_id, flag_id)
+     JOIN monitors m ON m.id = p.monitor_id
+     WHERE NOT EXISTS (SELECT 1 FROM alerts a WHERE a.monitor_id = p.monitor_id AND a.flag_id = p.flag_id
+       AND a.list = $3 AND a.list_version = $4)
+     LIMIT 5`,
+    [plantedFor.map((p) => p.id), plantedFor.map((p) => p.flagId), SDN, version],
+  );
   return {
+    missedExamples: missed.map((m) => `"${m.entity}" expected ${m.flag_id}, knows: ${m.flags ?? 'nothing'}`),
     seconds: change?.seconds ?? Number.NaN,
     progress: change?.progress ?? 0,
     summary: change?.summary ?? null,
@@ -775,6 +797,7 @@ function printRun(f: RunFigures): void {
   );
   console.log(`  summary: ${JSON.stringify(f.summary)}`);
   if (misses.length > 0) console.log(`  TARGET MISSED: ${misses.join(', ')}`);
+  for (const example of f.missedExamples) console.log(`  missed: ${example}`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -190,8 +190,8 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     ...(deps.lists ?? NO_LISTS),
     indexer: matching,
   });
-  // Loads the stored list versions; downloads happen in the background.
-  await lists.start();
+  // The stored list versions load in the background, then what is due is refreshed.
+  lists.start();
   const retentionMonths = deps.screeningRetentionMonths ?? DEFAULT_RETENTION_MONTHS;
   const webhookSettings = deps.webhooks ?? NO_WEBHOOK_SETTINGS;
   const guard = new EndpointGuard(webhookSettings.policy);
@@ -290,13 +290,19 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     const released = await releaseDeadClaims(db);
     if (released > 0) logger.info({ released }, 'batch items claimed by a previous process queued again');
   }
-  batchWork.start();
   if (soleWriter) {
     await releaseChangeClaims(db);
     await releaseFirstScreeningClaims(db);
   }
-  monitorRuns.start();
-  firstScreenings.start();
+  // The work that screens in the background waits for the stored list versions: screened earlier,
+  // a batch item or a monitor would be stored missing a list that was only loading.
+  let closing = false;
+  void lists.storedVersionsLoaded().then(() => {
+    if (closing) return;
+    batchWork.start();
+    monitorRuns.start();
+    firstScreenings.start();
+  });
   webhookHistory.start();
   const sourceHealth = () => ({
     ...lists.health(),
@@ -366,6 +372,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     firstScreenings,
     auditCheckpoints: checkpoints,
     close: async () => {
+      closing = true;
       // Bounded: attempts and items in flight get a few seconds, then resume after the restart.
       // Both at once, so that their grace periods fit in the server's shutdown budget together; the
       // items go before the lists they screen against.

@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
-import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../accounts/plans.js';
 import type { App, AppContext } from '../http/context.js';
 import { type BatchSubmission, submissionFromCsv } from '../screening/batches/batch-input.js';
-import { RATE_LIMIT_WINDOW_SECONDS } from '../store/rate-limiter.js';
+import { consoleRateLimit } from './console-rate-limit.js';
 import { IMPORT_FORM_BODY_LIMIT_BYTES, importRefusal } from './monitor-import-form.js';
 import { monitorsData, renderMonitors } from './monitor-routes.js';
 import { formField, isHtmx } from './session-guard.js';
@@ -26,16 +25,8 @@ export function monitorImportRoutes(app: App, ctx: AppContext): void {
       const user = request.dashboardUser!;
       const csv = formField(request, 'csv');
       // Reading a large CSV costs; the console's rate limit per user holds for imports too.
-      const decision = await ctx.rateLimiter.consume(`user:${user.userId}`, DEFAULT_RATE_LIMIT_PER_MINUTE);
-      if (!decision.allowed) {
-        reply.header('Retry-After', String(decision.resetSeconds));
-        return renderMonitors(ctx, request, reply, 429, {
-          importForm: {
-            csv,
-            error: `You sent more than ${DEFAULT_RATE_LIMIT_PER_MINUTE} requests in ${RATE_LIMIT_WINDOW_SECONDS} seconds; try again in ${decision.resetSeconds} s.`,
-          },
-        });
-      }
+      const limited = await consoleRateLimit(ctx, user.userId, reply, 'requests sent');
+      if (limited) return renderMonitors(ctx, request, reply, 429, { importForm: { csv, error: limited } });
       if (csv.trim() === '') {
         return renderMonitors(ctx, request, reply, 422, {
           importForm: { csv, csvError: 'Choose a CSV file, or paste its rows with the header row first.' },

@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from '../accounts/plans.js';
+import { PLANS } from '../accounts/plans.js';
 import type { App, AppContext } from '../http/context.js';
 import type { ImportView } from '../screening/monitoring/monitor-import-queue.js';
 import type { MonitorView } from '../screening/monitoring/monitor-service.js';
 import { QUERY_MAX_CODE_POINTS, REFERENCE_MAX_CHARS } from '../screening/screening-policy.js';
 import type { ScreeningRequest } from '../screening/screening-request.js';
 import type { ScreeningResult } from '../screening/screening-result.js';
-import { RATE_LIMIT_WINDOW_SECONDS } from '../store/rate-limiter.js';
+import { consoleRateLimit } from './console-rate-limit.js';
 import { formRefusal } from './form-errors.js';
 import { type ImportForm, importFormData } from './monitor-import-form.js';
 import { formField, isHtmx } from './session-guard.js';
@@ -152,14 +152,8 @@ export function monitorRoutes(app: App, ctx: AppContext): void {
     const user = request.dashboardUser!;
     const { form, fieldErrors, monitor } = readForm(request);
     // The first screening is a screening: the console's rate limit per user holds here too.
-    const decision = await ctx.rateLimiter.consume(`user:${user.userId}`, DEFAULT_RATE_LIMIT_PER_MINUTE);
-    if (!decision.allowed) {
-      reply.header('Retry-After', String(decision.resetSeconds));
-      return renderMonitors(ctx, request, reply, 429, {
-        form,
-        error: `You screened more than ${DEFAULT_RATE_LIMIT_PER_MINUTE} names in ${RATE_LIMIT_WINDOW_SECONDS} seconds; try again in ${decision.resetSeconds} s.`,
-      });
-    }
+    const limited = await consoleRateLimit(ctx, user.userId, reply, 'names screened');
+    if (limited) return renderMonitors(ctx, request, reply, 429, { form, error: limited });
     if (Object.keys(fieldErrors).length > 0)
       return renderMonitors(ctx, request, reply, 422, { form, fieldErrors });
     try {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { SignedInUser } from '../accounts/dashboard-sessions.js';
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from '../accounts/plans.js';
+import { PLANS } from '../accounts/plans.js';
 import { ServiceError } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
 import { DECISION_NOTE_MAX_CHARS } from '../screening/decisions/decision-service.js';
@@ -14,7 +14,7 @@ import {
 import type { ScreeningRequest } from '../screening/screening-request.js';
 import { QUERY_TYPES, type QueryType } from '../screening/screening-result.js';
 import { KNOWN_SOURCE_IDS } from '../screening/source-ids.js';
-import { RATE_LIMIT_WINDOW_SECONDS } from '../store/rate-limiter.js';
+import { consoleRateLimit } from './console-rate-limit.js';
 import { decisionName } from './decision-view.js';
 import { formRefusal } from './form-errors.js';
 import { historyFilter } from './history-filter.js';
@@ -155,15 +155,8 @@ export function screeningRoutes(app: App, ctx: AppContext): void {
   app.post('/screen', { config, schema: { hide: true } }, async (request, reply) => {
     const user = request.dashboardUser!;
     const { form, fieldErrors, screening } = readForm(request, user);
-    // A session is no way around the API's rate limit: the console is held to it per user.
-    const decision = await ctx.rateLimiter.consume(`user:${user.userId}`, DEFAULT_RATE_LIMIT_PER_MINUTE);
-    if (!decision.allowed) {
-      reply.header('Retry-After', String(decision.resetSeconds));
-      return renderConsole(ctx, request, reply, 429, {
-        form,
-        error: `You screened more than ${DEFAULT_RATE_LIMIT_PER_MINUTE} names in ${RATE_LIMIT_WINDOW_SECONDS} seconds; try again in ${decision.resetSeconds} s.`,
-      });
-    }
+    const limited = await consoleRateLimit(ctx, user.userId, reply, 'names screened');
+    if (limited) return renderConsole(ctx, request, reply, 429, { form, error: limited });
     if (Object.keys(fieldErrors).length > 0)
       return renderConsole(ctx, request, reply, 422, { form, fieldErrors });
     try {

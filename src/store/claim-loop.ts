@@ -29,6 +29,8 @@ export abstract class ClaimLoop<T> {
   private timer: NodeJS.Timeout | undefined;
   private nudged: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Until `start`, nudges and wakes look for nothing: the owner decides when the work may begin. */
+  private started = false;
 
   constructor(private readonly options: ClaimLoopOptions) {}
 
@@ -39,6 +41,8 @@ export abstract class ClaimLoop<T> {
   protected abstract run(job: T, stop: AbortSignal): Promise<void>;
 
   start(): void {
+    if (this.closed) return;
+    this.started = true;
     this.timer = setInterval(() => this.wake(), this.options.pollIntervalMs).unref();
     this.wake();
   }
@@ -54,7 +58,7 @@ export abstract class ClaimLoop<T> {
 
   /** Looks for due jobs now (or right after the claim under way). */
   wake(): void {
-    if (this.closed) return;
+    if (this.closed || !this.started) return;
     if (this.claiming) {
       this.claimAgain = true;
       return;

@@ -278,6 +278,67 @@ describe.each(backends().filter((b) => b.databaseUrl !== undefined))(
       }
     });
 
+    it('a restart answers at once while the stored versions load; batches wait for them', async () => {
+      const isolated = await isolatedBackend(shared);
+      const env = { LISTS_ENABLED: 'un_sc', LISTS_DIR, LISTS_REFRESH_INTERVAL_MINUTES: '0' };
+      const first = await TestApp.start(isolated.backend, { env });
+      await first.close();
+      // The stored versions cannot be read until the lock is released: the restart's load waits.
+      const holder = await openDatabase({ databaseUrl: isolated.backend.databaseUrl, poolSize: 1 });
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked = () => {};
+      const lockTaken = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const holding = holder.db.transaction().execute(async (trx) => {
+        await sql`LOCK TABLE list_snapshot_chunks IN ACCESS EXCLUSIVE MODE`.execute(trx);
+        locked();
+        await released;
+      });
+      await lockTaken;
+      const second = await TestApp.start(isolated.backend, { env, serveWhileListsLoad: true });
+      try {
+        // Health answers at once, and says the list is not in service yet.
+        const health = await second.request('GET', '/v1/health');
+        expect(health.body).toMatchObject({ database: 'up', sources: { un_sc: 'down' } });
+        const { key } = await second.createAccount();
+        const listed = { query: 'Saddam Hussein Al-Tikriti', type: 'person' };
+        // Its only list is not loaded yet: no answer rather than a clean one, and it says why.
+        const early = await second.request('POST', '/v1/screen', { key, body: listed });
+        expect(early.status).toBe(503);
+        expect(early.body.detail).toMatch(/un_sc/);
+
+        // A batch taken meanwhile waits for the list: its item is not screened without it.
+        const batch = await second.request('POST', '/v1/screen/batch', { key, body: { items: [listed] } });
+        expect(batch.status).toBe(202);
+
+        release();
+        await holding;
+        await second.runtime.ctx.lists.settled();
+        const loaded = await second.request('POST', '/v1/screen', { key, body: listed });
+        expect(loaded.body).toMatchObject({ sources_failed: [], complete: true });
+        expect(loaded.body.sources_matched).toEqual(['un_sc']);
+        await second.runtime.batchWork.settle();
+        const done = await second.request('GET', `/v1/screen/batch/${batch.body.id}`, { key });
+        expect(done.body).toMatchObject({ status: 'completed', failed: 0 });
+        expect(done.body.results[0]).toMatchObject({
+          status: 'completed',
+          complete: true,
+          sources_failed: [],
+        });
+        expect(done.body.results[0].flag_count).toBeGreaterThan(0);
+      } finally {
+        release();
+        await holding.catch(() => undefined);
+        await holder.close();
+        await second.close();
+        await isolated.drop();
+      }
+    });
+
     it('deployments in two schemas of one server refresh without waiting for each other', async () => {
       const [one, other] = await Promise.all([isolatedBackend(shared), isolatedBackend(shared)]);
       const databases = await Promise.all(

@@ -57,6 +57,8 @@ export class TestApp {
       app?: AppOptions;
       /** Where the service logs; silent unless a test reads the log. */
       logger?: FastifyBaseLogger;
+      /** Serve before the lists' first load is over (default: wait for it). */
+      serveWhileListsLoad?: boolean;
     } = {},
   ): Promise<TestApp> {
     const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'css-test-'));
@@ -84,7 +86,7 @@ export class TestApp {
     });
     // The first load of the lists (done also with scheduled refreshes off) is over before a test
     // serves its own versions of them.
-    await runtime.ctx.lists.settled();
+    if (!options.serveWhileListsLoad) await runtime.ctx.lists.settled();
     const app = await buildApp(options.adjust ? options.adjust(runtime.ctx) : runtime.ctx, options.app);
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     return new TestApp(app, runtime, address);

@@ -29,6 +29,7 @@ import {
   MONITOR_RUN_LEASE_MS,
   MONITOR_RUN_MAX_ATTEMPTS,
   MONITOR_RUN_PAGE,
+  MONITOR_RUN_PAGES_AHEAD,
   MONITOR_RUN_POLL_INTERVAL_MS,
   MONITOR_RUN_RETRY_BASE_MS,
   MONITOR_RUN_SCREENINGS_AT_ONCE,
@@ -265,8 +266,9 @@ class ChangeRun {
 
   /**
    * Goes through the pages `read` gives after `from`, in a pipeline: while the monitors one page
-   * passed are screened here, the next page is read and sifted in the run's thread. `saved` is
-   * called with a page's last id once its screenings are done. False when stopped on the way.
+   * passed are screened here, the next pages (`MONITOR_RUN_PAGES_AHEAD`) are read one after the
+   * other and sifted in the run's thread. `saved` is called with a page's last id once its
+   * screenings are done. False when stopped on the way.
    */
   async pass(
     read: (after: string | null) => Promise<RunMonitor[]>,
@@ -274,12 +276,18 @@ class ChangeRun {
     keepGoing: () => boolean,
     saved: (cursor: string) => Promise<void>,
   ): Promise<boolean> {
-    let next = handled(this.sifted(read(from)));
+    let reading = handled(read(from));
+    const ahead: Promise<SiftedPage>[] = [];
     for (;;) {
       if (!keepGoing()) return false;
-      const page = await next;
+      while (ahead.length < MONITOR_RUN_PAGES_AHEAD) {
+        const page = reading;
+        ahead.push(handled(this.sifted(page)));
+        // Past the last page the reads are empty at once.
+        reading = handled(page.then((monitors) => (monitors.length === 0 ? [] : read(monitors.at(-1)!.id))));
+      }
+      const page = await ahead.shift()!;
       if (page.size === 0) return true;
-      next = handled(this.sifted(read(page.last)));
       await this.screenAll(page.touched);
       await saved(page.last!);
     }

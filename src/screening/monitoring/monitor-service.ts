@@ -22,6 +22,7 @@ import {
   findMonitor,
   insertMonitor,
   listMonitors,
+  monitorCount,
   type NewMonitor,
   type StoredMonitor,
 } from './monitor-store.js';
@@ -188,13 +189,7 @@ export class MonitorService {
 
   private async assertRoom(accountId: string, max: number | null): Promise<void> {
     if (max === null) return;
-    const { count } = await this.deps.db
-      .selectFrom('monitors')
-      .select((eb) => eb.fn.countAll<string>().as('count'))
-      .where('account_id', '=', accountId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    if (Number(count) >= max) throw limitReached(max);
+    if ((await monitorCount(this.deps.db, accountId)) >= max) throw limitReached(max);
   }
 }
 

@@ -91,7 +91,12 @@ export async function insertMonitor(
 export async function lockedMonitorCount(trx: Db, accountId: string): Promise<number> {
   // NO KEY UPDATE: the account's screenings (whose foreign key takes KEY SHARE) go on meanwhile.
   await sql`SELECT 1 FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`.execute(trx);
-  const { count } = await trx
+  return monitorCount(trx, accountId);
+}
+
+/** The account's live monitors (unlocked: a check before the work, the locked count decides). */
+export async function monitorCount(db: Db, accountId: string): Promise<number> {
+  const { count } = await db
     .selectFrom('monitors')
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .where('account_id', '=', accountId)

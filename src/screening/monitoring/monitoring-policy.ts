@@ -8,6 +8,11 @@ export const ALERT_NOTE_MAX_CHARS = 2_000;
 /** Monitors a run reads and sifts at once; its progress is saved after each page. */
 export const MONITOR_RUN_PAGE = 1_000;
 /**
+ * Pages a run reads and sifts ahead of the one it screens: the reads (the database and the main
+ * thread) and the sifts (the run's thread) then overlap instead of taking turns.
+ */
+export const MONITOR_RUN_PAGES_AHEAD = 2;
+/**
  * How long a claim holds a list change. A run renews it after every page, so only a dead
  * instance's claim lapses, and another instance (or the restarted one) goes on from its last page.
  */

@@ -71,6 +71,7 @@ export class ListService<TIndex = never> {
   private states = new Map<string, ListStateRow>();
   private timer: NodeJS.Timeout | undefined;
   private background: Promise<void> = Promise.resolve();
+  private storedLoad: Promise<void> = Promise.resolve();
   private readonly stopping = new AbortController();
   private readonly refreshingLists = new Set<string>();
 
@@ -104,16 +105,44 @@ export class ListService<TIndex = never> {
   }
 
   /**
-   * Loads the stored versions (no download, no parse), then refreshes what is due in the
-   * background: the service starts even when no source is reachable.
+   * Starts the lists' work in the background and returns at once: the stored versions are loaded
+   * (no download, no parse), then what is due is refreshed. The service answers meanwhile, its
+   * health at once and screenings with the lists loaded so far, naming the others in
+   * `sources_failed`; it starts even when the database's versions cannot be read or no source is
+   * reachable.
    */
-  async start(): Promise<void> {
+  start(): void {
     if (this.entries.length === 0) return;
-    await this.sync();
-    // With scheduled refreshes off (interval 0) a list never loaded is still loaded once.
-    this.background = this.refreshDueLists().then(() => this.reportNotLoaded());
+    const stored = this.loadStored();
+    this.storedLoad = stored.then(() => undefined);
+    this.background = stored.then(async (loaded) => {
+      // Nothing is refreshed on states not read: the next tick tries both again.
+      if (!loaded) return;
+      // With scheduled refreshes off (interval 0) a list never loaded is still loaded once.
+      await this.refreshDueLists();
+      this.reportNotLoaded();
+    });
     this.timer = setInterval(() => this.tick(), LIST_SYNC_INTERVAL_MS);
     this.timer.unref();
+  }
+
+  /**
+   * Resolves once the versions stored when the service started are in service (or could not be
+   * read): the background work that screens (batches, monitors) waits for it, so that it does not
+   * store screenings that missed a list only because it was still loading.
+   */
+  storedVersionsLoaded(): Promise<void> {
+    return this.storedLoad;
+  }
+
+  private async loadStored(): Promise<boolean> {
+    try {
+      await this.sync();
+      return true;
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'loading the stored list versions failed; will retry');
+      return false;
+    }
   }
 
   /** Resolves when the background refresh started last has finished (tests, benchmarks). */
