@@ -48,6 +48,7 @@ import { type AttemptLimiter, RedisAttemptLimiter } from './store/attempt-limite
 import { type Broadcast, LocalBroadcast, RedisBroadcast } from './store/broadcast.js';
 import { type Database, type Db, openDatabase } from './store/database.js';
 import { DatabaseAttemptLimiter, EndedAttemptWindowPurge } from './store/database-attempt-limiter.js';
+import { shippedEmbeddedImage } from './store/embedded-image.js';
 import { RequestRateLimiter } from './store/rate-limiter.js';
 import { connectRedis, waitUntilReady } from './store/redis.js';
 import { RedisCircuit } from './store/redis-circuit.js';
@@ -75,7 +76,10 @@ export interface RuntimeOptions {
   clock?: Clock;
   /** Tests: keep the embedded database in memory instead of `DATA_DIR`. */
   inMemoryDatabase?: boolean;
-  /** Tests: the in-memory embedded database starts from this image (see `embeddedDatabaseImage`). */
+  /**
+   * A new embedded database starts from this image (see `embeddedDatabaseImage`); by default, the
+   * one the build wrote (`shippedEmbeddedImage`), if any.
+   */
   embeddedDatabaseImage?: Blob;
   /** Prefix of every Redis key and channel, so that test runs sharing a Redis do not meet. */
   redisKeyPrefix?: string;
@@ -405,7 +409,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.inMemoryDatabase ? undefined : config.dataDir,
-    embeddedImage: options.inMemoryDatabase ? options.embeddedDatabaseImage : undefined,
+    embeddedImage:
+      options.embeddedDatabaseImage ?? (config.databaseUrl ? undefined : await shippedEmbeddedImage()),
     poolSize: config.databasePoolSize,
   });
   const redis = config.redisUrl

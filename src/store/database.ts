@@ -23,8 +23,9 @@ export interface DatabaseOptions {
   /** Folder of the embedded database; `undefined` keeps it in memory (tests). */
   dataDir?: string | undefined;
   /**
-   * Tests: the in-memory embedded database starts as a copy of this image (see
-   * `embeddedDatabaseImage`) instead of an empty cluster, skipping PGlite's initdb.
+   * An embedded database not created yet (in memory, or a data folder without one) starts as a
+   * copy of this image (see `embeddedDatabaseImage`) instead of an empty cluster, skipping PGlite's
+   * initdb and the migrations the image has applied.
    */
   embeddedImage?: Blob | undefined;
   poolSize: number;
@@ -91,13 +92,13 @@ export function connectPostgres(url: string, poolSize: number): Database {
  * `DatabaseOptions.embeddedImage`: tests start many databases, and each one's initdb costs a second
  * of CPU that loading the image does not (the migrations then find nothing left to apply).
  */
-export async function embeddedDatabaseImage(): Promise<Blob> {
+export async function embeddedDatabaseImage(compression: 'none' | 'gzip' = 'none'): Promise<Blob> {
   const { database, pglite } = await openPglite(undefined, undefined);
   try {
     await migrateToLatest(database.db as Kysely<unknown>);
     // Written to the data files, so that the copy starts without replaying the WAL.
     await pglite.exec('CHECKPOINT');
-    return await pglite.dumpDataDir('none');
+    return await pglite.dumpDataDir(compression);
   } finally {
     await database.close();
   }
@@ -112,7 +113,13 @@ async function openPglite(
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
     lock = EmbeddedDatabaseLock.acquire(dataDir);
-    pglite = new PGlite(path.join(dataDir, 'pglite'), { startParams: EMBEDDED_START_PARAMS });
+    const files = path.join(dataDir, 'pglite');
+    // A database not created yet starts from the image when there is one (no initdb).
+    const fromImage = image !== undefined && !fs.existsSync(path.join(files, 'PG_VERSION'));
+    pglite = new PGlite(files, {
+      startParams: EMBEDDED_START_PARAMS,
+      ...(fromImage ? { loadDataDir: image } : {}),
+    });
   } else {
     pglite = new PGlite({
       startParams: EMBEDDED_START_PARAMS,

@@ -62,3 +62,6 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
   }
 }
+
+/** The newest migration: a database migrated with this program has applied it. */
+export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1)!;

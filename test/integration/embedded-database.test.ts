@@ -6,6 +6,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/store/database.js';
 import { embeddedPool } from '../../src/store/embedded-pg-connection.js';
+import { LATEST_MIGRATION } from '../../src/store/migrate.js';
+import { embeddedImage } from '../support/embedded-image.js';
 
 // The embedded database behind node-postgres through the service's own connection
 // (embedded-pg-connection.ts): what PostgreSQL would answer, however large, errors included.
@@ -98,6 +100,30 @@ describe('the embedded database through its pg connection', () => {
           bytes: string;
         }>`SELECT count(*) AS rows, sum(length(body)) AS bytes FROM written`.execute(onDisk.db);
         expect(read.rows).toEqual([{ rows: '20000', bytes: String(20000 * 64 * 32) }]);
+      } finally {
+        await onDisk.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('starts a new data folder from the image of a migrated database, and a restart opens its own files', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'css-image-'));
+    try {
+      const image = await embeddedImage();
+      let onDisk = await openDatabase({ poolSize: 1, dataDir, embeddedImage: image });
+      const migrated = await sql<{
+        name: string;
+      }>`SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1`.execute(onDisk.db);
+      expect(migrated.rows).toEqual([{ name: LATEST_MIGRATION }]);
+      await sql`INSERT INTO list_states (list_id, checked_at) VALUES ('un_sc', now())`.execute(onDisk.db);
+      await onDisk.close();
+      // The folder has its database now: the image is not loaded over it.
+      onDisk = await openDatabase({ poolSize: 1, dataDir, embeddedImage: image });
+      try {
+        const kept = await sql<{ list_id: string }>`SELECT list_id FROM list_states`.execute(onDisk.db);
+        expect(kept.rows).toEqual([{ list_id: 'un_sc' }]);
       } finally {
         await onDisk.close();
       }

@@ -4,10 +4,11 @@ import { inject } from 'vitest';
 import { embeddedDatabaseImage } from '../../src/store/database.js';
 
 /**
- * Every test app on the embedded default opens an in-memory database: each starts from one image,
- * made once per run by the global setup through the service's own open-and-migrate path, rather
- * than paying PGlite's initdb per app. The databases kept in a folder, and the tests of opening
- * the embedded database, still start from an empty cluster.
+ * Every test app on the embedded default opens a new database (in memory, or in a folder for the
+ * restart tests): each starts from one image, made once per run by the global setup through the
+ * service's own open-and-migrate path, rather than paying PGlite's initdb per app, as the built
+ * service starts from the image its build wrote. The tests of opening the embedded database still
+ * start from an empty cluster.
  */
 export async function writeEmbeddedImage(dir: string): Promise<string> {
   const file = path.join(dir, 'embedded-database.tar');

@@ -80,7 +80,8 @@ export class TestApp {
       config,
       logger: options.logger ?? pino({ level: 'silent' }),
       inMemoryDatabase,
-      ...(inMemoryDatabase && !backend.databaseUrl ? { embeddedDatabaseImage: await embeddedImage() } : {}),
+      // A new embedded database, in memory or in a folder, starts from the run's image (no initdb).
+      ...(!backend.databaseUrl ? { embeddedDatabaseImage: await embeddedImage() } : {}),
       redisKeyPrefix: workerRedisPrefix(),
       ...(options.clock ? { clock: options.clock } : {}),
     });

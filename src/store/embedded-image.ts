@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LATEST_MIGRATION } from './migrate.js';
+
+/**
+ * The image of an empty, migrated embedded database that the build writes beside the compiled
+ * program (`dist/`). A first start on a fresh data folder loads it instead of running PGlite's
+ * initdb and every migration, which cost seconds of CPU; a restart opens its own files as before.
+ * The image is used only when it was made by the PGlite and the migrations this program runs:
+ * otherwise (or run from source, where there is none) the database is created as before.
+ */
+const IMAGE_FILE = fileURLToPath(new URL('../embedded-database.tar.gz', import.meta.url));
+const STAMP_FILE = fileURLToPath(new URL('../embedded-database.json', import.meta.url));
+
+/** What an image depends on: PGlite's version (its data files' format) and the newest migration. */
+export function embeddedImageStamp(): { pglite: string; migration: string } {
+  const require = createRequire(import.meta.url);
+  let dir = path.dirname(require.resolve('@electric-sql/pglite'));
+  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  const { version } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return { pglite: version, migration: LATEST_MIGRATION };
+}
+
+function stampIsCurrent(): boolean {
+  try {
+    return (
+      JSON.stringify(JSON.parse(fs.readFileSync(STAMP_FILE, 'utf8'))) === JSON.stringify(embeddedImageStamp())
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** The built image, when there is a current one. */
+export async function shippedEmbeddedImage(): Promise<Blob | undefined> {
+  if (!stampIsCurrent() || !fs.existsSync(IMAGE_FILE)) return undefined;
+  return fs.openAsBlob(IMAGE_FILE);
+}
+
+/** Writes the image with `make` (the build does), unless a current one is there already. */
+export async function writeShippedEmbeddedImage(make: () => Promise<Blob>): Promise<'written' | 'current'> {
+  if (stampIsCurrent() && fs.existsSync(IMAGE_FILE)) return 'current';
+  const image = Buffer.from(await (await make()).arrayBuffer());
+  fs.writeFileSync(IMAGE_FILE, image);
+  fs.writeFileSync(STAMP_FILE, `${JSON.stringify(embeddedImageStamp())}\n`);
+  return 'written';
+}
