@@ -95,6 +95,16 @@ describe.each(backends())('ongoing monitoring ($name)', (shared) => {
   let gastonMonitor: any;
   let badegeMonitor: any;
 
+  it('is done at once with a list change while no monitor is watched anywhere', async () => {
+    const { rows } = await sql<{
+      summary: unknown;
+      done: boolean;
+    }>`SELECT summary, done_at IS NOT NULL AS done
+      FROM list_changes ORDER BY created_at`.execute(api.runtime.ctx.db);
+    // The first version, published before any monitor existed: its delta was not worked out.
+    expect(rows).toEqual([{ summary: { monitors: 0, skipped: 'no watched monitors' }, done: true }]);
+  });
+
   it('creates a monitor with its first screening, counted once; lists, finds and deletes monitors', async () => {
     owner = await api.createAccount('professional');
     const hook = await api.request('POST', '/v1/webhooks', {

@@ -23,7 +23,13 @@ import { type ChangeSummary, ListChangeThread } from './list-change-thread.js';
 import type { RemovedRecord } from './list-delta.js';
 import { monitorAuditRow } from './monitor-audit.js';
 import { siftSubject } from './monitor-sift.js';
-import { forgetFlags, monitorsFlaggedFor, type RunMonitor, runMonitorsPage } from './monitor-store.js';
+import {
+  anyWatchedMonitor,
+  forgetFlags,
+  monitorsFlaggedFor,
+  type RunMonitor,
+  runMonitorsPage,
+} from './monitor-store.js';
 import {
   MONITOR_FIRST_SCREENED_SKEW_MS,
   MONITOR_RUN_LEASE_MS,
@@ -143,6 +149,14 @@ export class MonitorRunWorker extends ClaimLoop<ClaimedChange> {
 
   private async runChange(change: ClaimedChange, stop: AbortSignal, lease: LeaseKeeper): Promise<void> {
     const { db, clock, snapshots } = this.deps;
+    // No monitor at all (a new installation loading its first lists): the delta, seconds of CPU
+    // at start, would be worked out for nothing. A monitor first screened later on an instance
+    // that lagged behind this version opens the change again (see reopenChangesMissedBy).
+    if (!(await anyWatchedMonitor(db))) {
+      if (!(await markDone(db, change, clock.now(), { monitors: 0, skipped: 'no watched monitors' })))
+        throw new ClaimLost();
+      return;
+    }
     const current = await snapshots.loadSnapshot(change.snapshotId);
     if (!current) {
       await markDone(db, change, clock.now(), { skipped: 'the version is no longer stored' });

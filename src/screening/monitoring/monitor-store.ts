@@ -228,6 +228,18 @@ export async function runMonitorsPage(
   }));
 }
 
+/** Whether any account watches any monitor: without one, a list change has nothing to screen. */
+export async function anyWatchedMonitor(db: Db): Promise<boolean> {
+  const row = await db
+    .selectFrom('monitors')
+    .select('id')
+    .where('deleted_at', 'is', null)
+    .where('first_screened_at', 'is not', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The monitor no longer knows these records: they left the list (a relisting is news again). */
 export async function forgetFlags(db: Db, monitorId: string, flagIds: readonly string[]): Promise<void> {
   if (flagIds.length === 0) return;
