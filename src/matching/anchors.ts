@@ -49,9 +49,14 @@ export interface AnchorKeys {
   probe: string[];
 }
 
-/** Only ordinary words of two letters or more can anchor: particles, legal forms, numbers, initials cannot. */
+/**
+ * Ordinary words of two letters or more anchor, and numbers (tokens with a digit: `11420`,
+ * `SOURCE1HERBS`) of two characters or more, by identity only: a number pairs with nothing but
+ * itself (token-similarity.ts), and without it a name made of numbers and legal forms (`11420
+ * CORP.`) could not be found even by itself. Particles, legal forms and initials cannot anchor.
+ */
 export function canAnchor(token: PreparedToken): boolean {
-  return token.cls === 'word' && token.text.length >= MIN_KEY_LENGTH;
+  return (token.cls === 'word' || token.cls === 'number') && token.text.length >= MIN_KEY_LENGTH;
 }
 
 /**
@@ -100,6 +105,7 @@ function eachSymmetricKey(
 ): void {
   const text = token.text;
   key(`E:${text}`);
+  if (token.cls === 'number') return;
   for (const group of token.groups) key(`G:${group}`);
   if (withDeletions) forEachDeletion(text, deletion);
   if (text.length === SWAP_KEY_LENGTH) key(`T:${[...text].sort().join('')}`);
@@ -114,7 +120,7 @@ function eachSymmetricKey(
  * token: two Latin spellings with the same consonants (MOSULI, MASALA) are not an anchor.
  */
 function skeletonKeys(token: PreparedToken): AnchorKeys {
-  if (token.skeleton.length === 0) return { post: [], probe: [] };
+  if (token.skeleton.length === 0 || token.cls === 'number') return { post: [], probe: [] };
   const skeleton = String.fromCodePoint(...token.skeleton);
   return token.abjad
     ? { post: [`S:${skeleton}`, `A:${skeleton}`], probe: [`S:${skeleton}`] }

@@ -130,6 +130,30 @@ describe('name index', () => {
     expect(found(grown, 'KALASHNIKOVAXYZWQRS').has('w:4')).toBe(true);
   });
 
+  it('finds names made of numbers and legal forms by themselves, exactly as a full scan does', () => {
+    const party = (name: string, key: string): MatchableEntity => ({
+      key,
+      source: 'n',
+      kind: 'organization',
+      names: [{ full: name, type: 'primary' }],
+    });
+    // Listed on OFAC's SDN as written: a name with no ordinary word to anchor it.
+    const parties = [party('SOURCE1HERBS', 'n:1'), party('11420 CORP.', 'n:2'), party('A1 TRADING', 'n:3')];
+    const numbered = NameIndex.build(parties);
+    const scan = new BruteForce(parties);
+    const entity = { ...options, type: 'entity' as const };
+    for (const query of ['Source1Herbs', '11420 Corp.', '11420 Corporation', 'A1 Trading', '11421 Corp.']) {
+      const found = new Map(
+        [...(numbered.search(query, entity).get('n') ?? [])].map((m) => [m.key, m.score]),
+      );
+      expect(found).toEqual(scan.search(query, 'entity', 0.5));
+    }
+    expect(numbered.search('Source1Herbs', entity).get('n')?.[0]).toMatchObject({ key: 'n:1', score: 1 });
+    expect(numbered.search('11420 Corp.', entity).get('n')?.[0]).toMatchObject({ key: 'n:2', score: 1 });
+    // Another number is another party.
+    expect(numbered.search('11421 Corp.', entity).get('n') ?? []).toEqual([]);
+  });
+
   it('names as matched the name its entity lists first when two of its names score the same', () => {
     // OMEGA is the commoner word here, so the index stores the second name first (name-order.ts).
     const listed: MatchableEntity[] = [
