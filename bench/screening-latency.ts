@@ -7,13 +7,14 @@
  * client saw it (socket to answer) and as the service did (its Server-Timing).
  *
  *   npm run build && npm run bench:latency
- *   ENTRIES=dist/main.js,../before/dist/main.js ROUNDS=4 npm run bench:latency
+ *   ENTRIES=../before/dist/main.js,dist/main.js ROUNDS=40 npm run bench:latency
  *
  * ENTRIES: built entries, all started at once and measured in alternating blocks of BLOCK requests
- * (400), ROUNDS times (3), each block of the same bodies for every entry: the machine's speed drifts
- * from minute to minute, so builds are compared side by side, never one after the other. WARM_UP
- * requests (300) first. The negatives come from NEGATIVES_CSV, else MATCHING_DATA_DIR, else
- * `$LISTS_DIR/../matching/negatives_dev.csv`.
+ * (100), ROUNDS times (20), each block of the same bodies for every entry: the machine's speed drifts
+ * from minute to minute, so builds are compared side by side, never one after the other, and the
+ * median of the rounds' p50 ratios (to the first entry) is printed too. WARM_UP requests (500)
+ * first; VERBOSE=1 prints each round. The negatives come from NEGATIVES_CSV, else
+ * MATCHING_DATA_DIR, else `$LISTS_DIR/../matching/negatives_dev.csv`.
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -24,9 +25,9 @@ import { distinctScreeningBodies } from './support/screening-bodies.js';
 import { liftAccountLimits, type RunningService, startService, waitUntilHealthy } from './support/service.js';
 
 const ENTRIES = (process.env.ENTRIES ?? 'dist/main.js').split(',');
-const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const BLOCK = Number(process.env.BLOCK ?? 400);
-const WARM_UP = Number(process.env.WARM_UP ?? 300);
+const ROUNDS = Number(process.env.ROUNDS ?? 20);
+const BLOCK = Number(process.env.BLOCK ?? 100);
+const WARM_UP = Number(process.env.WARM_UP ?? 500);
 const LISTS_DIR = benchListsDir('bench:latency');
 const NEGATIVES =
   process.env.NEGATIVES_CSV ??
@@ -108,6 +109,7 @@ try {
   for (const send of screen) for (const body of all.slice(0, WARM_UP)) await send(body);
   const clientMs = ENTRIES.map(() => [] as number[]);
   const serverTimes = ENTRIES.map(() => [] as number[]);
+  const roundP50s = ENTRIES.map(() => [] as number[]);
   let hits = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const block = all.slice(WARM_UP + round * BLOCK, WARM_UP + (round + 1) * BLOCK);
@@ -123,7 +125,13 @@ try {
         if (r.cached) hits += 1;
       }
       clientMs[e]!.push(...ms);
-      console.log(`round ${round + 1} ${ENTRIES[e]}: ${summary(ms)}`);
+      roundP50s[e]!.push(
+        percentile(
+          [...ms].sort((a, b) => a - b),
+          50,
+        ),
+      );
+      if (process.env.VERBOSE) console.log(`round ${round + 1} ${ENTRIES[e]}: ${summary(ms)}`);
     }
   }
   if (hits > 0) console.log(`warning: ${hits} cache hits`);
@@ -132,6 +140,14 @@ try {
   );
   for (const [e, entry] of ENTRIES.entries())
     console.log(`${entry}: client ${summary(clientMs[e]!)}; server ${summary(serverTimes[e]!)}`);
+  // Paired blocks: each round's p50 against the first entry's in the same round, the median ratio.
+  for (const [e, entry] of ENTRIES.entries()) {
+    if (e === 0) continue;
+    const ratios = roundP50s[e]!.map((p50, round) => p50 / roundP50s[0]![round]!).sort((a, b) => a - b);
+    console.log(
+      `${entry} / ${ENTRIES[0]}: median of the rounds' p50 ratios ${percentile(ratios, 50).toFixed(3)}`,
+    );
+  }
 } finally {
   await Promise.all(services.map((s) => s.stop()));
 }
