@@ -29,6 +29,8 @@ const ENTRIES = (process.env.ENTRIES ?? 'dist/main.js').split(',');
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const BLOCK = Number(process.env.BLOCK ?? 100);
 const WARM_UP = Number(process.env.WARM_UP ?? 500);
+/** Health checks per entry at the end: the HTTP round trip's own share of a screening's time. */
+const HEALTH_CHECKS = 1_000;
 const LISTS_DIR = benchListsDir('bench:latency');
 const NEGATIVES =
   process.env.NEGATIVES_CSV ??
@@ -55,20 +57,25 @@ function bodies(count: number): string[] {
 /** One keep-alive socket per service: every request of a block goes over the same connection. */
 function client(service: RunningService) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const url = new URL(`${service.url}/v1/screen`);
-  return (body: string) =>
+  const screenUrl = new URL(`${service.url}/v1/screen`);
+  const healthUrl = new URL(`${service.url}/v1/health`);
+  // No body: GET /v1/health, the floor of one request over the same connection.
+  return (body?: string) =>
     new Promise<{ ms: number; serverMs: number; cached: boolean }>((resolve, reject) => {
       const started = performance.now();
       const request = http.request(
-        url,
+        body === undefined ? healthUrl : screenUrl,
         {
-          method: 'POST',
+          method: body === undefined ? 'GET' : 'POST',
           agent,
-          headers: {
-            authorization: `Bearer ${service.key}`,
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-          },
+          headers:
+            body === undefined
+              ? {}
+              : {
+                  authorization: `Bearer ${service.key}`,
+                  'content-type': 'application/json',
+                  'content-length': Buffer.byteLength(body),
+                },
         },
         (response) => {
           const chunks: Buffer[] = [];
@@ -158,11 +165,17 @@ try {
     }
   }
   if (hits > 0) console.log(`warning: ${hits} cache hits`);
+  const health = screen.map(() => [] as number[]);
+  for (const [e, send] of screen.entries())
+    for (let i = 0; i < HEALTH_CHECKS; i++) health[e]!.push((await send()).ms);
   console.log(
     `\nOne connection, live screenings, embedded, every list; ${ROUNDS} blocks of ${BLOCK} per entry:`,
   );
   for (const [e, entry] of ENTRIES.entries())
-    console.log(`${entry}: client ${summary(clientMs[e]!)}; server ${summary(serverTimes[e]!)}`);
+    console.log(
+      `${entry}: client ${summary(clientMs[e]!)}; server ${summary(serverTimes[e]!)}; ` +
+        `GET /v1/health ${summary(health[e]!)}`,
+    );
   // Paired blocks: each round's p50 against the first entry's in the same round, the median ratio.
   for (const [e, entry] of ENTRIES.entries()) {
     if (e === 0) continue;
