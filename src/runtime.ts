@@ -27,6 +27,7 @@ import { registerStateGauges } from './metrics/state-gauges.js';
 import { releaseDeadClaims } from './screening/batches/batch-queue.js';
 import { BatchService } from './screening/batches/batch-service.js';
 import { BatchWorker } from './screening/batches/batch-worker.js';
+import { DecidedSubjects } from './screening/decisions/decided-subjects.js';
 import { DecisionService } from './screening/decisions/decision-service.js';
 import { FirstScreeningWorker } from './screening/monitoring/first-screening-worker.js';
 import { releaseChangeClaims } from './screening/monitoring/list-change-queue.js';
@@ -210,6 +211,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const soleWriter = deps.databaseKind === 'pglite';
   const subscriptions = new WebhookSubscriptions(db, soleWriter);
   const usage = new UsageLedger(db, clock, soleWriter);
+  const decided = new DecidedSubjects(db, soleWriter);
   // One source object per list for the life of the process (it holds no state but its id).
   const listSources = new Map<string, ListSource>();
   const listSource = (id: string) => {
@@ -245,6 +247,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     retentionMonths,
     followUp: new ScreeningWebhooks(clock, subscriptions, () => webhookDelivery.nudge()),
     observer: metrics,
+    decided,
   });
   const batchWork = new BatchWorker({
     db,
@@ -345,7 +348,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     }),
     lists,
     screening,
-    decisions: new DecisionService({ db, clock, retentionMonths }),
+    decisions: new DecisionService({ db, clock, retentionMonths, decided }),
     monitors: new MonitorService({
       db,
       clock,

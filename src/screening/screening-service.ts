@@ -11,7 +11,7 @@ import type { Db } from '../store/database.js';
 import type { ResultCache } from '../store/result-cache.js';
 import { screeningCacheKey } from './cache-key.js';
 import { applyDecisions, riskBearing } from './decisions/applied-decisions.js';
-import { standingDecisions } from './decisions/decision-store.js';
+import { DecidedSubjects } from './decisions/decided-subjects.js';
 import { fanOut } from './fan-out.js';
 import { identifyFlags } from './flag-identity.js';
 import { GroupCommit, writeTogetherThenAlone } from './group-commit.js';
@@ -49,6 +49,8 @@ export interface ScreeningServiceDeps {
   followUp?: ScreeningFollowUp;
   /** Told of every outcome, cache lookup and source answer (metrics); nothing when absent. */
   observer?: ScreeningObserver;
+  /** Reads the subjects' standing decisions; absent: from the database on every screening. */
+  decided?: DecidedSubjects;
 }
 
 /**
@@ -113,7 +115,11 @@ export class ScreeningService {
     ),
   );
 
-  constructor(private readonly deps: ScreeningServiceDeps) {}
+  private readonly decided: DecidedSubjects;
+
+  constructor(private readonly deps: ScreeningServiceDeps) {
+    this.decided = deps.decided ?? new DecidedSubjects(deps.db, false);
+  }
 
   async screen(key: ScreeningSubject, request: ScreeningRequest): Promise<ScreeningResult> {
     return answer(await this.screenOnce(key, request));
@@ -229,10 +235,10 @@ export class ScreeningService {
     );
     const party = subjectKey(resolved);
     // The subject's decisions are part of the answer, and so of its cache key: read on every
-    // screening, alongside the quota check.
+    // screening, alongside the quota check (from memory on the embedded database, see DecidedSubjects).
     const [, standing] = await Promise.all([
       checkQuota ? this.deps.usage.assertAvailable(subject) : undefined,
-      standingDecisions(this.deps.db, subject.accountId, party),
+      this.decided.standing(subject.accountId, party),
     ]);
 
     const versions: Record<string, string> = {};

@@ -163,6 +163,33 @@ describe.each(backends())('decisions on flags ($name)', (shared) => {
     expect(otherFacts.body.risk_level).not.toBe('low');
   });
 
+  // On the embedded database which subjects have decisions is remembered (DecidedSubjects): reads
+  // of it racing with the decision must not leave a screening that starts after the answer without it.
+  it('applies a decision to every screening started after its answer, with others of the account in flight', async () => {
+    const { key } = await api.createAccount();
+    const first = await screen(key, { query: LISTED, reference: 'raced' });
+    const flag = flagOf(first.body, LISTED);
+    const others = Array.from({ length: 6 }, (_, i) =>
+      screen(key, { query: LISTED, reference: `raced-other-${i}` }),
+    );
+    const decided = await decide(key, first.body.id, flag.id, { decision: 'false_positive', note: 'raced' });
+    expect(decided.status).toBe(201);
+    const after = await screen(key, { query: `${LISTED} `, reference: 'raced' });
+    expect(flagOf(after.body, LISTED).decision.id).toBe(decided.body.id);
+    for (const other of await Promise.all(others)) {
+      expect(other.status).toBe(200);
+      expect(flagOf(other.body, LISTED).decision).toBeUndefined();
+    }
+    // Withdrawn while others are in flight: the next screening of the subject applies nothing.
+    const more = Array.from({ length: 6 }, (_, i) =>
+      screen(key, { query: LISTED, reference: `raced-more-${i}` }),
+    );
+    expect((await api.request('DELETE', `/v1/decisions/${decided.body.id}`, { key })).status).toBe(204);
+    const withdrawn = await screen(key, { query: ` ${LISTED}`, reference: 'raced' });
+    expect(flagOf(withdrawn.body, LISTED).decision).toBeUndefined();
+    await Promise.all(more);
+  });
+
   it('keeps the risk of a flag confirmed as a true match', async () => {
     const { key } = await api.createAccount();
     const first = await screen(key, { query: LISTED, reference: 'cust-tm' });

@@ -5,6 +5,7 @@ import type { Db } from '../../store/database.js';
 import { codePointLength } from '../normalise-query.js';
 import type { DecisionValue } from '../screening-result.js';
 import { retentionCutoff } from '../screening-store.js';
+import type { DecidedSubjects } from './decided-subjects.js';
 import {
   type DecisionFilter,
   findDecidableFlag,
@@ -36,6 +37,8 @@ export interface DecisionServiceDeps {
   db: Db;
   clock: Clock;
   retentionMonths: number;
+  /** Told of every decision committed, so screenings read it (absent: screenings always read them). */
+  decided?: DecidedSubjects;
 }
 
 /**
@@ -83,6 +86,7 @@ export class DecisionService {
       userId: decider.userId ?? null,
       at: now,
     });
+    this.deps.decided?.changed(decider.accountId);
     return view(stored);
   }
 
@@ -110,6 +114,7 @@ export class DecisionService {
   async withdraw(accountId: string, id: string): Promise<void> {
     const withdrawn = await withdrawDecision(this.deps.db, accountId, id, this.deps.clock.now());
     if (!withdrawn) throw notFound('The decision');
+    this.deps.decided?.changed(accountId);
   }
 }
 
