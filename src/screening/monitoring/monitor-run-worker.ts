@@ -153,8 +153,9 @@ export class MonitorRunWorker extends ClaimLoop<ClaimedChange> {
     // at start, would be worked out for nothing. A monitor first screened later on an instance
     // that lagged behind this version opens the change again (see reopenChangesMissedBy).
     if (!(await anyWatchedMonitor(db))) {
-      if (!(await markDone(db, change, clock.now(), { monitors: 0, skipped: 'no watched monitors' })))
-        throw new ClaimLost();
+      const summary = { monitors: 0, skipped: 'no watched monitors' };
+      if (!(await markDone(db, change, clock.now(), summary))) throw new ClaimLost();
+      this.deps.logger.info({ list: change.listId, change: change.id, ...summary }, 'monitor run done');
       return;
     }
     const current = await snapshots.loadSnapshot(change.snapshotId);
