@@ -10,7 +10,7 @@ import {
   saveProgress,
 } from '../../src/screening/monitoring/list-change-queue.js';
 import { MONITOR_RUN_MAX_ATTEMPTS } from '../../src/screening/monitoring/monitoring-policy.js';
-import { type Backend, backends } from '../support/backends.js';
+import { type Backend, backends, describeWithSharedBackends } from '../support/backends.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { ListServer } from '../support/list-server.js';
 import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
@@ -539,4 +539,54 @@ describe.each(backends())('a monitor run its process left unfinished ($name)', (
       await drop();
     }
   }, 180_000);
+});
+
+describeWithSharedBackends('monitor runs on two instances of one database', (shared) => {
+  it('raise exactly one alert per monitor and record version, whichever instance runs the change', async () => {
+    const { backend, drop } = await isolatedBackend(shared);
+    const server = await ListServer.start();
+    const env = {
+      LISTS_ENABLED: 'un_sc',
+      LIST_URL_UN_SC: server.url('/un/consolidated.xml'),
+      LISTS_REFRESH_INTERVAL_MINUTES: '0',
+    };
+    server.serve('/un/consolidated.xml', { body: WITHOUT_GASTON });
+    const a = await TestApp.start(backend, { env });
+    const b = await TestApp.start(backend, { env });
+    try {
+      const { key } = await a.createAccount('enterprise');
+      const monitors: string[] = [];
+      // Made on both instances, well before the change (the last pass takes the last minute's).
+      for (const [i, app] of [a, b, a, b].entries()) {
+        const created = await app.request('POST', '/v1/monitors', {
+          key,
+          body: { query: GASTON, type: 'person', reference: `two-${i}` },
+        });
+        expect(created.status).toBe(201);
+        monitors.push(created.body.id);
+      }
+      await sql`UPDATE monitors SET first_screened_at = first_screened_at - interval '10 minutes'`.execute(
+        a.runtime.ctx.db,
+      );
+      server.serve('/un/consolidated.xml', { body: WITH_GASTON });
+      // One instance stores the version; the other loads it: both serve it, both may claim its run.
+      expect((await a.admin('POST', '/admin/v1/lists/un_sc/refresh')).body.outcome).toBe('accepted');
+      expect((await b.admin('POST', '/admin/v1/lists/un_sc/refresh')).body.outcome).toBe('unchanged');
+      await Promise.all([a.runtime.monitorRuns.settle(), b.runtime.monitorRuns.settle()]);
+      await Promise.all([a.runtime.monitorRuns.settle(), b.runtime.monitorRuns.settle()]);
+      const { data } = (await a.request('GET', '/v1/alerts?limit=100', { key })).body;
+      expect(monitors.map((id) => data.filter((alert: any) => alert.monitor_id === id).length)).toEqual([
+        1, 1, 1, 1,
+      ]);
+      expect(data.every((alert: any) => alert.reason === 'new_match')).toBe(true);
+      const { rows } = await sql<{ done: number }>`SELECT count(*)::int AS done FROM list_changes
+        WHERE done_at IS NOT NULL`.execute(a.runtime.ctx.db);
+      expect(rows[0]?.done).toBe(2);
+    } finally {
+      await a.close();
+      await b.close();
+      await server.close();
+      await drop();
+    }
+  }, 120_000);
 });
