@@ -31,6 +31,7 @@ const FOLDER_ORDER: readonly (readonly string[])[] = [
     'errors.ts',
     'ids.ts',
     'start-thread.ts',
+    'thread-priority.ts',
     'time-limit.ts',
     'well-formed-json.ts',
   ],
