@@ -98,7 +98,7 @@ function threads(probeDir: string): Map<number, { name: string; report: ThreadRe
   }
   const out = new Map<number, { name: string; report: ThreadReport }>();
   for (const entry of fs.readdirSync(probeDir)) {
-    if (!entry.startsWith('thread-')) continue;
+    if (!entry.startsWith('thread-') || !entry.endsWith('.json')) continue;
     const report = JSON.parse(fs.readFileSync(path.join(probeDir, entry), 'utf8')) as ThreadReport;
     // A thread that has ended stops writing: only those that wrote in the last 3 s are alive.
     if (Date.now() - report.at > 3_000) continue;

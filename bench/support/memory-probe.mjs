@@ -52,7 +52,10 @@ if (dir) {
         v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.physical_space_size]),
       ),
     };
-    fs.writeFileSync(path.join(dir, `thread-${threads.threadId}.json`), JSON.stringify(report));
+    // Written whole, then renamed: the bench never reads half a report.
+    const file = path.join(dir, `thread-${threads.threadId}.json`);
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify(report));
+    fs.renameSync(`${file}.tmp`, file);
   };
   let lastCollected = 0;
   setInterval(write, 1000).unref();
