@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { benchListsDir } from './matching/list-names.js';
+import { cpuMsOfStat } from './support/proc-cpu.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
 import { distinctScreeningBodies } from './support/screening-bodies.js';
 import { liftAccountLimits, type RunningService, startService } from './support/service.js';
@@ -12,8 +13,8 @@ import { liftAccountLimits, type RunningService, startService } from './support/
  * service (`dist/main.js`, or `BENCH_SERVICE_ENTRY`) with every list of `LISTS_DIR` loaded,
  * started once on a fresh data folder (refreshing every list from the mirror) and measured after
  * a restart on it, the state it serves in: idle `IDLE_SECONDS` (30) after its lists are loaded,
- * then after `LOAD_SECONDS` (60; 0 skips the load) of distinct live screenings from `CONNECTIONS`
- * (8) connections.
+ * then after `LOAD_SECONDS` (60; 0 skips the load) of distinct live screenings, `RATE` (200) a
+ * second from `CONNECTIONS` (8) connections.
  *
  * Each thread reports its own V8 heap and buffers (bench/support/memory-probe.mjs, preloaded
  * into the service and inherited by its threads); PGlite's WebAssembly memory is read from the
@@ -27,6 +28,8 @@ const ENTRY = process.env.BENCH_SERVICE_ENTRY ?? 'dist/main.js';
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 30);
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 8);
+/** Screenings per second of the load, all connections together: the same work on a busy machine. */
+const RATE = Number(process.env.RATE ?? 200);
 const PROBE = path.resolve('bench/support/memory-probe.mjs');
 const mb = (bytes: number) => bytes / 1024 / 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -79,7 +82,8 @@ function wasmMemory(maps: Mapping[]): { committed: number; rss: number } {
     const before = maps[i - 1];
     const after = maps[i + 1];
     const reserved = (r: Mapping | undefined) => r?.perms === '---p' && r.end - r.start >= GB;
-    if (m.perms !== 'rw-p' || m.name !== '' || !reserved(before) || !reserved(after)) return;
+    if (m.perms !== 'rw-p' || m.name !== '' || m.end - m.start < 1n << 20n) return;
+    if (!reserved(before) || !reserved(after)) return;
     if (before!.end !== m.start || m.end !== after!.start) return;
     committed += Number(m.end - m.start);
     rss += m.rss;
@@ -159,17 +163,22 @@ async function untilListsLoaded(service: RunningService): Promise<void> {
   }
 }
 
-async function load(service: RunningService, bodies: string[]): Promise<{ total: number; non2xx: number }> {
+async function load(
+  service: RunningService,
+  key: string,
+  bodies: string[],
+): Promise<{ total: number; non2xx: number }> {
   let next = 0;
   const result = await autocannon({
     url: service.url,
     connections: CONNECTIONS,
     duration: LOAD_SECONDS,
+    overallRate: RATE,
     requests: [
       {
         method: 'POST',
         path: '/v1/screen',
-        headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         setupRequest: (req: autocannon.Request) => ({ ...req, body: bodies[next++ % bodies.length] }),
       },
     ],
@@ -209,7 +218,10 @@ try {
     await liftAccountLimits(service);
     await sleep(IDLE_SECONDS * 1000);
     const idle = await breakdown(service.pid, probeDir);
-    const screened = LOAD_SECONDS > 0 ? await load(service, bodies) : { total: 0, non2xx: 0 };
+    const cpuMs = () => cpuMsOfStat(fs.readFileSync(`/proc/${service.pid}/stat`, 'utf8'));
+    const cpuBefore = cpuMs();
+    const screened = LOAD_SECONDS > 0 ? await load(service, first.key, bodies) : { total: 0, non2xx: 0 };
+    const cpuPerScreening = (cpuMs() - cpuBefore) / Math.max(1, screened.total);
     await sleep(3_000);
     const loaded = await breakdown(service.pid, probeDir);
     const rows = idle.rows.map(([label, bytes], i) => {
@@ -230,7 +242,7 @@ try {
       `memory-${setup.toLowerCase()}`,
       `${setup}, ${ENTRY}, every list of LISTS_DIR, after a restart (${machineLine()}, ${os.availableParallelism()} cores)\n\n` +
         `${lines.join('\n')}\n\nload: ${screened.total} screenings (${(screened.total / LOAD_SECONDS).toFixed(0)}/s) ` +
-        `from ${CONNECTIONS} connections, non-2xx ${screened.non2xx}`,
+        `from ${CONNECTIONS} connections, non-2xx ${screened.non2xx}; the service's CPU ${cpuPerScreening.toFixed(2)} ms per screening`,
     );
   } finally {
     await service.stop();
