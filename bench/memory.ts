@@ -126,9 +126,14 @@ async function breakdown(
   probeDir: string,
 ): Promise<{ rows: [string, number][]; rss: number; rssBefore: number }> {
   const rssBefore = rssOf(pid);
-  const asked = ++collections;
-  fs.writeFileSync(path.join(probeDir, 'collect'), String(asked));
-  while (![...threads(probeDir).values()].every(({ report }) => report.collected >= asked)) await sleep(200);
+  // Twice: the buffers a collection finds dead are freed after it, by another thread.
+  for (let round = 0; round < 2; round++) {
+    const asked = ++collections;
+    fs.writeFileSync(path.join(probeDir, 'collect'), String(asked));
+    while (![...threads(probeDir).values()].every(({ report }) => report.collected >= asked))
+      await sleep(200);
+    await sleep(1_000);
+  }
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) * 1024;
   const fileBacked = Number(/RssFile:\s+(\d+)/.exec(status)?.[1]) * 1024;
