@@ -55,6 +55,7 @@ export async function startService(
       LOG_LEVEL: 'warn',
       // As `npm start` runs the service (package.json): see "Memory" in docs/deployment.md.
       MALLOC_ARENA_MAX: '2',
+      MALLOC_MMAP_THRESHOLD_: '65536',
       ...NO_REMOTE_PROVIDERS,
       ...extraEnv,
     },

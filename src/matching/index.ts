@@ -10,7 +10,7 @@ export {
 } from './facts.js';
 export { normaliseIdentifier } from './identifiers.js';
 export { jaroWinkler, jaroWinklerCodes } from './jaro-winkler.js';
-export { NameIndex, NameIndexBuilder } from './name-index.js';
+export { type CombinedPart, NameIndex, NameIndexBuilder } from './name-index.js';
 export { prepareName } from './prepare.js';
 export type { PreparedName, PreparedToken, TokenClass } from './prepared.js';
 export { type PreparedQuery, prepareQuery } from './prepared-query.js';

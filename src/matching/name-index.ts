@@ -39,6 +39,9 @@ interface EntityHit {
  * changed afterwards: a new list version builds a new index and the caller swaps the reference.
  * `search` is synchronous, so the scratch buffers it reuses are never shared between two searches.
  */
+/** A part of `NameIndex.combine`: an index, whole or for some of its sources. */
+export type CombinedPart = NameIndex | { readonly index: NameIndex; readonly sources: readonly string[] };
+
 export class NameIndex {
   private readonly collector: CandidateCollector;
   private readonly cache: QuerySimilarityCache;
@@ -75,35 +78,43 @@ export class NameIndex {
 
   /**
    * One index over the entities of `parts` (indexes built on one shared vocabulary, no source in
-   * two of them), from the names they prepared: nothing is prepared again. A search of it gives,
-   * per source, exactly what the part holding that source gives; the names two parts share are
-   * retrieved, bounded and scored once instead of once per part. (Entities without a name to
-   * index are left out: they match nothing.)
+   * two of them), from the names they prepared: nothing is prepared again. A part may be an index
+   * with the sources to take from it (a combined index, to recombine it without its other
+   * sources). A search of it gives, per source, exactly what the part holding that source gives;
+   * the names two parts share are retrieved, bounded and scored once instead of once per part.
+   * (Entities without a name to index are left out: they match nothing.)
    */
-  static combine(parts: readonly NameIndex[]): NameIndex {
+  static combine(parts: readonly CombinedPart[]): NameIndex {
     return runSteps(NameIndex.combineSteps(parts));
   }
 
   /** `combine` with `pause()` awaited after each part and between the steps of its end (`finishInSteps`). */
-  static combineInSteps(parts: readonly NameIndex[], pause: () => Promise<void>): Promise<NameIndex> {
+  static combineInSteps(parts: readonly CombinedPart[], pause: () => Promise<void>): Promise<NameIndex> {
     return runStepsPausing(NameIndex.combineSteps(parts), pause);
   }
 
-  private static *combineSteps(parts: readonly NameIndex[]): Generator<void, NameIndex> {
-    const builder = NameIndex.combiner(parts);
-    for (const part of parts) {
-      part.addEntitiesTo(builder);
+  private static *combineSteps(parts: readonly CombinedPart[]): Generator<void, NameIndex> {
+    const taken = parts.map((part) =>
+      part instanceof NameIndex ? { index: part, sources: part.sources } : part,
+    );
+    const builder = NameIndex.combiner(taken);
+    for (const { index, sources } of taken) {
+      index.addEntitiesTo(builder, sources.length === index.sources.length ? null : new Set(sources));
       yield;
     }
     return yield* builder.steps();
   }
 
-  private static combiner(parts: readonly NameIndex[]): NameIndexBuilder {
-    const shared = parts[0]?.data.shared ?? new SharedVocabulary();
-    const sources = parts.flatMap((part) => part.data.sources);
-    if (parts.some((part) => part.data.shared !== shared))
+  private static combiner(
+    parts: readonly { index: NameIndex; sources: readonly string[] }[],
+  ): NameIndexBuilder {
+    const shared = parts[0]?.index.data.shared ?? new SharedVocabulary();
+    const sources = parts.flatMap((part) => part.sources);
+    if (parts.some((part) => part.index.data.shared !== shared))
       throw new Error('Only indexes on one shared vocabulary combine.');
     if (new Set(sources).size !== sources.length) throw new Error('Indexes sharing a source do not combine.');
+    if (parts.some((part) => part.sources.some((source) => !part.index.sources.includes(source))))
+      throw new Error('A part of a combination takes only sources its index holds.');
     return new NameIndexBuilder(shared);
   }
 
@@ -112,8 +123,11 @@ export class NameIndex {
     return this.data.sources;
   }
 
-  /** Adds this index's entities to `builder` in the order they were added here, names prepared. */
-  private addEntitiesTo(builder: NameIndexBuilder): void {
+  /**
+   * Adds this index's entities (of `sources` only, unless null) to `builder` in the order they
+   * were added here, names prepared.
+   */
+  private addEntitiesTo(builder: NameIndexBuilder, sources: ReadonlySet<string> | null): void {
     const { data } = this;
     // Names are stored in another order (name-order.ts): the name listed at position p is stored[p].
     // An entity's names were listed one after another; an entity without a name to index has none.
@@ -126,6 +140,7 @@ export class NameIndex {
       const entity = data.nameEntity[stored[k]!]!;
       const names: number[] = [];
       for (; k < stored.length && data.nameEntity[stored[k]!] === entity; k++) names.push(stored[k]!);
+      if (sources && !sources.has(data.entitySources[entity]!)) continue;
       builder.addPrepared(
         {
           key: data.entityKeys[entity]!,

@@ -113,10 +113,18 @@ export class EmbeddedPgConnection extends EventEmitter {
     this.outgoing = [];
     this.answers = this.answers.then(async () => {
       try {
-        const answer = await this.pglite.execProtocolRaw(data);
-        this.parser.parse(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength), (message) =>
-          this.deliver(message),
-        );
+        // The streaming call, not `execProtocolRaw`: that one also parses every answer with
+        // PGlite's own parser and keeps the messages until PGlite's next `exec` or `query`, which
+        // this connection never calls after connecting (13 MB after a start, growing under load).
+        // The chunks are views of PGlite's memory, so each is copied before the next is written.
+        const chunks: Buffer[] = [];
+        await this.pglite.execProtocolRawStream(data, {
+          onRawData: (chunk) => {
+            chunks.push(Buffer.from(chunk));
+          },
+        });
+        const answer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+        this.parser.parse(answer, (message) => this.deliver(message));
       } catch (error) {
         // As a socket error; none when the client that sent it has already ended.
         if (this.listenerCount('error') > 0) this.emit('error', error);

@@ -96,10 +96,60 @@ describe('the searches of the list indexes in the matching thread', () => {
     expect(newer).toMatchObject({ matches: expected });
     expect(other2).toMatchObject({ matches: alone[1]!.search('Sadam Husein', PERSON) });
     searches.release(4);
-    expect(searches.covered(2)).toBe(false);
+    // The combined index still answers for the versions in service it holds, never for 4.
+    expect(searches.covered(2)).toBe(true);
     const [released, other] = searches.answer([search(4, 'Sadam Husein'), search(2, 'Sadam Husein')]);
     expect(released).toMatchObject({ error: expect.stringMatching(/no longer in service/) });
     expect(other).toMatchObject({ matches: alone[1]!.search('Sadam Husein', PERSON) });
+    // Combined again: version 1 from its own index, 2 and 3 from the combined index.
+    await searches.combine();
+    expect([1, 2, 3].map((n) => searches.covered(n))).toEqual([true, true, true]);
+    for (const query of QUERIES) {
+      const answers = searches.answer([1, 2, 3].map((n) => search(n, query)));
+      expect(answers.map((a) => ('matches' in a ? a.matches : a))).toEqual(
+        alone.map((index) => index.search(query, PERSON)),
+      );
+    }
+  });
+
+  it("lets go of a version's own index once combined, and combines its update from the combined index", async () => {
+    const searches = new ListSearches();
+    const alone = setUp(searches);
+    const own = (n: number) =>
+      (searches as unknown as { versions: Map<number, { index: NameIndex }> }).versions.get(n)!.index;
+    const builtFor1 = own(1);
+    await searches.combine();
+    const combined = own(1);
+    expect(combined).not.toBe(builtFor1);
+    expect([own(2), own(3)]).toEqual([combined, combined]);
+    // An update of the first list: its new version is combined with the others, taken from the
+    // combined index; the version it replaces is answered by the former combined index until released.
+    searches.add(4, NameIndex.build(entities[0]!, searches.shared));
+    await searches.combine();
+    expect(own(4)).toBe(own(2));
+    expect(own(1)).toBe(combined);
+    expect(own(2)).not.toBe(combined);
+    for (const query of QUERIES) {
+      const answers = searches.answer([1, 2, 3, 4].map((n) => search(n, query)));
+      expect(answers.map((a) => ('matches' in a ? a.matches : a))).toEqual(
+        [...alone, alone[0]!].map((index) => index.search(query, PERSON)),
+      );
+    }
+    searches.release(1);
+    // Alone, and with filters by list and kind: as each list's own index answers.
+    for (const options of [
+      PERSON,
+      { ...PERSON, sources: ['uk_fcdo'] },
+      { ...PERSON, sources: ['un_sc', 'us_csl'] },
+      { ...PERSON, type: 'entity' as const, kinds: ['organization' as const] },
+    ]) {
+      for (const query of QUERIES) {
+        const answers = [2, 3, 4].map((n) => searches.answer([search(n, query, options)])[0]!);
+        expect(answers.map((a) => ('matches' in a ? a.matches : a))).toEqual(
+          [alone[1]!, alone[2]!, alone[0]!].map((index) => index.search(query, options)),
+        );
+      }
+    }
   });
 
   it('drops a combination a list was released during, and answers from the lists alone meanwhile', async () => {

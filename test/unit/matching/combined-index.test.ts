@@ -41,6 +41,33 @@ describeWithRealLists('an index combining the indexes of several lists', (listsD
     });
   });
 
+  it('recombines from a combined index, taking only the sources asked of it', () => {
+    // The matching thread's update of one list: the others taken from the combined index.
+    const [first, ...others] = [...bySource.keys()];
+    const again = NameIndex.combine([parts[0]!, { index: combined, sources: others }]);
+    expect(again.size).toEqual(combined.size);
+    expect([...again.sources].sort()).toEqual([first, ...others].sort());
+    const alone = NameIndex.combine([{ index: combined, sources: [first!] }]);
+    expect(alone.size).toEqual(parts[0]!.size);
+    for (const [k, query] of makeQueries(real, 100, 12).entries()) {
+      const options = {
+        type: k % 3 === 0 ? ('entity' as const) : ('person' as const),
+        threshold: 0.5,
+        limitPerSource: 5,
+      };
+      expect(new Map([...again.search(query, options)].sort())).toEqual(
+        new Map([...combined.search(query, options)].sort()),
+      );
+      expect(alone.search(query, options)).toEqual(parts[0]!.search(query, options));
+    }
+    expect(() => NameIndex.combine([parts[0]!, { index: combined, sources: [first!] }])).toThrow(
+      /sharing a source/,
+    );
+    expect(() => NameIndex.combine([{ index: parts[0]!, sources: others }])).toThrow(
+      /only sources its index holds/,
+    );
+  });
+
   it('refuses indexes built on different vocabularies', () => {
     const other = NameIndex.build([...bySource.values()][0]!);
     expect(() => NameIndex.combine([parts[0]!, other])).toThrow(/one shared vocabulary/);
