@@ -61,7 +61,9 @@ async function timedStart(lists: string | undefined, dataDir: string, knownKey: 
       DATA_DIR: dataDir,
       ADMIN_TOKEN,
       LOG_LEVEL: 'warn',
+      // As `npm start` runs the service (package.json).
       MALLOC_ARENA_MAX: '2',
+      MALLOC_MMAP_THRESHOLD_: '65536',
       LISTS_DIR,
       ...NO_REMOTE_PROVIDERS,
       ...(lists ? { LISTS_ENABLED: lists } : {}),
