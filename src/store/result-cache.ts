@@ -1,8 +1,9 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { RedisCircuit } from './redis-circuit.js';
 
-/** How many results the in-memory cache keeps at most, and their total size in UTF-8 bytes. */
+/** How many results the in-memory cache keeps at most, and their total size compressed. */
 export const MEMORY_CACHE_MAX_ENTRIES = 10_000;
 export const MEMORY_CACHE_MAX_BYTES = 200 * 1024 * 1024;
 
@@ -18,12 +19,10 @@ export interface ResultCache {
 }
 
 /**
- * The cache of a single instance. Each result is kept as the bytes it was given, outside the V8
- * heap, not as a string: a live result (~10 KB of JSON) cached as a string was copied by two
- * young-generation collections and then stayed in the old generation for hours, where every full
- * collection traced it and V8 sized its heap room by it. The service
- * caches the buffer its result was encoded into (`encodeResult`), which is its own, not a slice of
- * Node's shared pool, so a small result cannot keep a pool slab alive.
+ * The cache of a single instance. Each result is kept as bytes, outside the V8 heap, not as a
+ * string: a live result (~10 KB of JSON) cached as a string was copied by two young-generation
+ * collections and then stayed in the old generation for hours, where every full collection traced
+ * it and V8 sized its heap room by it. A hit gives back the bytes the result was cached with.
  */
 export class MemoryResultCache implements ResultCache {
   private readonly entries: LRUCache<string, Buffer>;
@@ -37,11 +36,17 @@ export class MemoryResultCache implements ResultCache {
   }
 
   async get(key: string): Promise<Buffer | undefined> {
-    return this.entries.get(key);
+    const kept = this.entries.get(key);
+    return kept && inflateRawSync(kept);
   }
 
+  /**
+   * Kept compressed (deflate at its fastest level): a result's JSON shrinks 4-5 times, which was a
+   * full cache's 150 MB against 35 MB, for about 35 µs per write and 15 µs per hit on the main thread.
+   */
   async set(key: string, value: Buffer, ttlMs: number): Promise<void> {
-    this.entries.set(key, ownBytes(value), { ttl: ttlMs });
+    // zlib writes into chunks of 16 KB: a small result must not keep its chunk alive.
+    this.entries.set(key, ownBytes(deflateRawSync(value, { level: 1 })), { ttl: ttlMs });
   }
 
   isUp(): boolean {
@@ -83,9 +88,8 @@ export class RedisResultCache implements ResultCache {
 }
 
 /**
- * The bytes in a buffer of their own: a view into a larger one (a slab of Node's shared pool) would
- * keep all of it alive while counted as the view. The service's results (`encodeResult`) already
- * are, and are kept as they are.
+ * The bytes in a buffer of their own: a view into a larger one (a slab of Node's shared pool, a
+ * zlib output chunk) would keep all of it alive while counted as the view.
  */
 function ownBytes(value: Buffer): Buffer {
   if (value.byteLength === value.buffer.byteLength) return value;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MemoryResultCache } from '../../../src/store/result-cache.js';
 
@@ -19,34 +20,28 @@ describe('the in-memory result cache', () => {
     expect(await cache.get('never-cached')).toBeUndefined();
   });
 
-  it('bounds what it holds by bytes, evicting the least recently used results first', async () => {
-    // Twelve ASCII characters are 12 bytes: three fit in 40 bytes, a fourth does not.
-    const cache = new MemoryResultCache(100, 40);
-    const text = (c: string) => c.repeat(12);
-    for (const c of ['a', 'b', 'c']) await cache.set(c, utf8(text(c)), HOUR_MS);
-    for (const c of ['c', 'b', 'a']) expect(textOf(await cache.get(c))).toBe(text(c));
-    await cache.set('d', utf8(text('d')), HOUR_MS);
+  it('bounds what it holds by its compressed bytes, evicting the least recently used results first', async () => {
+    // Random bytes do not compress: each of these takes 100 bytes and a few, three fit in 320.
+    const cache = new MemoryResultCache(100, 320);
+    const random = Object.fromEntries(['a', 'b', 'c', 'd'].map((c) => [c, randomBytes(100)]));
+    for (const c of ['a', 'b', 'c']) await cache.set(c, random[c]!, HOUR_MS);
+    for (const c of ['c', 'b', 'a']) expect(await cache.get(c)).toEqual(random[c]);
+    await cache.set('d', random.d!, HOUR_MS);
     expect(await cache.get('c')).toBeUndefined();
-    for (const c of ['a', 'b', 'd']) expect(textOf(await cache.get(c))).toBe(text(c));
-    // A three-byte character counts three: four of them take 12 bytes, as twelve ASCII ones do.
-    await cache.set('e', utf8('金正恩金'), HOUR_MS);
-    expect(await cache.get('a')).toBeUndefined();
-    expect(textOf(await cache.get('e'))).toBe('金正恩金');
+    for (const c of ['a', 'b', 'd']) expect(await cache.get(c)).toEqual(random[c]);
   });
 
-  it('keeps a buffer of its own as it is, and copies a view into a shared one', async () => {
-    const cache = new MemoryResultCache();
-    const own = Buffer.allocUnsafeSlow(4);
-    own.write('{"a"');
-    await cache.set('own', own, HOUR_MS);
-    expect(await cache.get('own')).toBe(own);
-    // A small Buffer.from is a view into Node's 8 KB pool: kept, it would hold the whole slab.
+  it('keeps a result compressed: 9 KB of repeated fields fit in 2 KB', async () => {
+    const cache = new MemoryResultCache(100, 2_000);
+    const result = `{"flags":[${Array.from({ length: 300 }, (_, i) => `{"source":"ofac_sdn","n":${i}}`).join(',')}]}`;
+    expect(result.length).toBeGreaterThan(8_000);
+    await cache.set('large', utf8(result), HOUR_MS);
+    expect(textOf(await cache.get('large'))).toBe(result);
+    // A small result, a view into Node's shared pool, comes back whole as well.
     const view = utf8('{"pooled":true}');
     expect(view.buffer.byteLength).toBeGreaterThan(view.byteLength);
     await cache.set('view', view, HOUR_MS);
-    const kept = await cache.get('view');
-    expect(kept?.buffer.byteLength).toBe(view.byteLength);
-    expect(textOf(kept)).toBe('{"pooled":true}');
+    expect(textOf(await cache.get('view'))).toBe('{"pooled":true}');
   });
 
   it('forgets a result once its time to live has passed', async () => {
