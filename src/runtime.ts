@@ -303,9 +303,8 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   }
   // The work that screens in the background waits for the stored list versions: screened earlier,
   // a batch item or a monitor would be stored missing a list that was only loading.
-  let closing = false;
+  // (A loop closed meanwhile, by a shutdown, does not start.)
   void lists.storedVersionsLoaded().then(() => {
-    if (closing) return;
     batchWork.start();
     monitorRuns.start();
     firstScreenings.start();
@@ -379,7 +378,6 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     firstScreenings,
     auditCheckpoints: checkpoints,
     close: async () => {
-      closing = true;
       // Bounded: attempts and items in flight get a few seconds, then resume after the restart.
       // Both at once, so that their grace periods fit in the server's shutdown budget together; the
       // items go before the lists they screen against.

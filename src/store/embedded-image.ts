@@ -15,7 +15,7 @@ const IMAGE_FILE = fileURLToPath(new URL('../embedded-database.tar.gz', import.m
 const STAMP_FILE = fileURLToPath(new URL('../embedded-database.json', import.meta.url));
 
 /** What an image depends on: PGlite's version (its data files' format) and the newest migration. */
-export function embeddedImageStamp(): { pglite: string; migration: string } {
+function embeddedImageStamp(): { pglite: string; migration: string } {
   const require = createRequire(import.meta.url);
   let dir = path.dirname(require.resolve('@electric-sql/pglite'));
   while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
@@ -25,11 +25,11 @@ export function embeddedImageStamp(): { pglite: string; migration: string } {
   return { pglite: version, migration: LATEST_MIGRATION };
 }
 
-function stampIsCurrent(): boolean {
+/** Whether the build's image is there, made by this PGlite for these migrations. */
+function currentImageExists(): boolean {
   try {
-    return (
-      JSON.stringify(JSON.parse(fs.readFileSync(STAMP_FILE, 'utf8'))) === JSON.stringify(embeddedImageStamp())
-    );
+    const stamp = JSON.parse(fs.readFileSync(STAMP_FILE, 'utf8'));
+    return JSON.stringify(stamp) === JSON.stringify(embeddedImageStamp()) && fs.existsSync(IMAGE_FILE);
   } catch {
     return false;
   }
@@ -37,13 +37,13 @@ function stampIsCurrent(): boolean {
 
 /** The built image, when there is a current one. */
 export async function shippedEmbeddedImage(): Promise<Blob | undefined> {
-  if (!stampIsCurrent() || !fs.existsSync(IMAGE_FILE)) return undefined;
+  if (!currentImageExists()) return undefined;
   return fs.openAsBlob(IMAGE_FILE);
 }
 
 /** Writes the image with `make` (the build does), unless a current one is there already. */
 export async function writeShippedEmbeddedImage(make: () => Promise<Blob>): Promise<'written' | 'current'> {
-  if (stampIsCurrent() && fs.existsSync(IMAGE_FILE)) return 'current';
+  if (currentImageExists()) return 'current';
   const image = Buffer.from(await (await make()).arrayBuffer());
   fs.writeFileSync(IMAGE_FILE, image);
   fs.writeFileSync(STAMP_FILE, `${JSON.stringify(embeddedImageStamp())}\n`);

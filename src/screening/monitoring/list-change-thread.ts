@@ -47,6 +47,8 @@ export class ListChangeThread {
   private readonly pending = new Map<number, PendingSift>();
   private nextId = 0;
   private failure: Error | undefined;
+  /** Told when the thread fails while its start waits for the delta. */
+  private onStartFailure: ((error: Error) => void) | undefined;
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (message: FromChangeThread) => {
@@ -59,6 +61,7 @@ export class ListChangeThread {
     });
     const fail = (error: Error) => {
       this.failure ??= error;
+      this.onStartFailure?.(this.failure);
       for (const waiting of this.pending.values()) waiting.reject(this.failure);
       this.pending.clear();
     };
@@ -74,17 +77,16 @@ export class ListChangeThread {
   ): Promise<{ thread: ListChangeThread; delta: ChangeSummary }> {
     const worker = startThread(import.meta.url, 'list-change-thread-entry');
     const thread = new ListChangeThread(worker);
+    let onMessage: ((message: FromChangeThread) => void) | undefined;
     try {
       const delta = await new Promise<ChangeSummary>((resolve, reject) => {
-        const onMessage = (message: FromChangeThread) => {
+        onMessage = (message) => {
           if (message.type === 'delta') resolve(message.delta);
           else if (message.type === 'failed' && message.id === undefined) reject(new Error(message.error));
         };
         worker.on('message', onMessage);
-        worker.once('error', reject);
-        worker.once('exit', (code) =>
-          reject(new Error(`The list change thread stopped (exit code ${code}) before the delta.`)),
-        );
+        // The thread's own failure (see the constructor) fails the start too.
+        thread.onStartFailure = reject;
         const message: ToChangeThread = {
           type: 'delta',
           listId,
@@ -97,6 +99,9 @@ export class ListChangeThread {
     } catch (error) {
       await thread.close();
       throw error;
+    } finally {
+      if (onMessage) worker.off('message', onMessage);
+      thread.onStartFailure = undefined;
     }
   }
 

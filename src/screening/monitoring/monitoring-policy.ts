@@ -30,8 +30,8 @@ export const MONITOR_RUN_SCREENINGS_AT_ONCE = 4;
 export const MONITOR_RUN_THREAD_NICENESS = 10;
 /**
  * Monitored names' words whose expansions against the changed records the sift keeps: a run meets
- * each word of its monitors once instead of once per monitor (a few tens of MB at most, for the
- * run's thread only).
+ * each word of its monitors once instead of once per monitor (the memory is the run's thread's, and
+ * goes with it).
  */
 export const MONITOR_SIFT_CACHED_WORDS = 65_536;
 /**

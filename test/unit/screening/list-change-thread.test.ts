@@ -51,7 +51,7 @@ describe('the thread of a monitor run', () => {
       subject('Victor But'), // spelt otherwise
       subject('Ivan Petrov'), // unchanged: no news from this version
       subject('John Smith'),
-      subject('Viktor Bout', { threshold: 0.999 }), // a name not reaching its own threshold... as typed it does
+      subject('Viktor Bout', { threshold: 0.999 }), // the exact name reaches even this threshold
       subject('Viktor Bout', { sources: ['un_sc'] }), // limited to another list
       subject(null, { hasIdentifiers: true }), // identifiers only, and the change carries some
       subject(null), // nothing to match by
@@ -69,6 +69,12 @@ describe('the thread of a monitor run', () => {
       ),
     );
     expect(pages).toEqual([[], [1], [], [1], []]);
+  });
+
+  it('fails its start with the reason when the versions cannot be read, and stops', async () => {
+    const [chunk] = chunkEntities([entity('3', 'Viktor Bout')]);
+    const garbled = { ...chunk!, records: Buffer.from('not a chunk of records') };
+    await expect(ListChangeThread.start('ofac_sdn', undefined, [garbled])).rejects.toThrow();
   });
 
   it('fails the sifts waiting on it when the thread stops, and the next ones at once', async () => {
