@@ -35,6 +35,14 @@ const entities: MatchableEntity[] = [
   { key: 'c:2', source: 'c', kind: 'organization', names: [{ full: 'AL QAIDA', type: 'primary' }] },
 ];
 const index = NameIndex.build(entities);
+
+/** An organisation of `source` with one primary name. */
+const organisation = (source: string, name: string, key: string): MatchableEntity => ({
+  key,
+  source,
+  kind: 'organization',
+  names: [{ full: name, type: 'primary' }],
+});
 const options: SearchOptions = { type: 'person', threshold: 0.5, limitPerSource: 10 };
 
 describe('name index', () => {
@@ -105,12 +113,7 @@ describe('name index', () => {
   // with any of them, so its (quadratic) deletion neighbourhood is not probed; up to two letters
   // longer it is, and a vocabulary that later grows a longer word is probed with it again.
   it('finds a name by a query word up to two letters longer than any indexed word, as a full scan does', () => {
-    const word = (name: string, key: string): MatchableEntity => ({
-      key,
-      source: 'w',
-      kind: 'organization',
-      names: [{ full: name, type: 'primary' }],
-    });
+    const word = (name: string, key: string) => organisation('w', name, key);
     const words = [word('KALASHNIKOVA', 'w:1'), word('KALASH', 'w:2'), word('NIKOV TRADING', 'w:3')];
     const shared = new SharedVocabulary();
     const short = NameIndex.build(words, shared);
@@ -131,12 +134,7 @@ describe('name index', () => {
   });
 
   it('finds names made of numbers and legal forms by themselves, exactly as a full scan does', () => {
-    const party = (name: string, key: string): MatchableEntity => ({
-      key,
-      source: 'n',
-      kind: 'organization',
-      names: [{ full: name, type: 'primary' }],
-    });
+    const party = (name: string, key: string) => organisation('n', name, key);
     // Listed on OFAC's SDN as written: a name with no ordinary word to anchor it.
     const parties = [party('SOURCE1HERBS', 'n:1'), party('11420 CORP.', 'n:2'), party('A1 TRADING', 'n:3')];
     const numbered = NameIndex.build(parties);
