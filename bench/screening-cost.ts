@@ -14,7 +14,8 @@
  *   ENTRIES=dist/main.js,../before/dist/main.js ROUNDS=2 npm run bench:screening-cost
  *
  * ENTRIES: built entries to measure, in turn, ROUNDS times (this machine's speed drifts from minute
- * to minute, so two builds are compared alternating, never one after the other); RATE (300/s) and
+ * to minute, so two builds are compared alternating, never one after the other), each optionally
+ * after settings of its own (`MALLOC_MMAP_THRESHOLD_=16384 dist/main.js`); RATE (300/s) and
  * SECONDS (10) of each run, after 3 s of warm-up; QUERIES=repeated for cache hits (below).
  * PostgreSQL + Redis when DATABASE_URL and REDIS_URL are set (a schema of its own, dropped at the
  * end), else the embedded default.
@@ -26,7 +27,7 @@ import { summariseMainIsolateGc } from './support/gc-trace.js';
 import { pacedLoad } from './support/paced-load.js';
 import { cpuBetween, machineBusyMs, processesCpuMs, threadCpuMs } from './support/proc-cpu.js';
 import { distinctScreeningBodies } from './support/screening-bodies.js';
-import { liftAccountLimits, startService, waitUntilHealthy } from './support/service.js';
+import { entryWithSettings, liftAccountLimits, startService, waitUntilHealthy } from './support/service.js';
 
 const ENTRIES = (process.env.ENTRIES ?? 'dist/main.js').split(',');
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
@@ -36,10 +37,11 @@ const WARM_UP_SECONDS = 3;
 const CONNECTIONS = 50;
 const LISTS_DIR = benchListsDir('bench:screening-cost');
 
-async function measure(entry: string, database: Record<string, string>, bodies: string[]): Promise<string> {
+async function measure(spec: string, database: Record<string, string>, bodies: string[]): Promise<string> {
+  const { entry, env } = entryWithSettings(spec);
   // One process (WORKERS=auto would fork workers on a larger machine and leave this pid idle).
   const service = await startService(
-    { LISTS_DIR, WORKERS: '1', ...database },
+    { LISTS_DIR, WORKERS: '1', ...database, ...env },
     { entry, nodeArgs: ['--trace-gc', '--trace-gc-nvp'] },
   );
   try {
@@ -66,13 +68,13 @@ async function measure(entry: string, database: Record<string, string>, bodies: 
     const gc = summariseMainIsolateGc(service.output(), gcFrom, service.pid);
     // Per screening answered: a refused request screens nothing.
     const screenings = Math.round(RATE * SECONDS) - figures.errors;
-    if (screenings <= 0) throw new Error(`${entry}: no screening was answered.`);
+    if (screenings <= 0) throw new Error(`${spec}: no screening was answered.`);
     const per = (ms: number) => (ms / screenings).toFixed(3);
     const serviceCpu = cpu.main + cpu.busiestOther + cpu.rest;
     const everyParty = serviceCpu + others.postgres + others.redis + others.loadGenerator;
     return (
       [
-        entry,
+        spec,
         `${figures.rps.toFixed(0)}/s`,
         `p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, errors ${figures.errors}`,
         `CPU ms per screening: main ${per(cpu.main)}, matching ${per(cpu.busiestOther)}, others ${per(cpu.rest)}`,

@@ -16,7 +16,7 @@ import { freePort } from '../test/support/service-process.js';
 import { benchListsDir } from './matching/list-names.js';
 import { cpuMsOfStat } from './support/proc-cpu.js';
 import { machineLine, writeBenchmarkSection } from './support/report.js';
-import { NO_REMOTE_PROVIDERS } from './support/service.js';
+import { NO_REMOTE_PROVIDERS, NPM_START_MALLOC } from './support/service.js';
 
 const LISTS_DIR = benchListsDir('bench:start');
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -61,9 +61,7 @@ async function timedStart(lists: string | undefined, dataDir: string, knownKey: 
       DATA_DIR: dataDir,
       ADMIN_TOKEN,
       LOG_LEVEL: 'warn',
-      // As `npm start` runs the service (package.json).
-      MALLOC_ARENA_MAX: '2',
-      MALLOC_MMAP_THRESHOLD_: '65536',
+      ...NPM_START_MALLOC,
       LISTS_DIR,
       ...NO_REMOTE_PROVIDERS,
       ...(lists ? { LISTS_ENABLED: lists } : {}),

@@ -21,6 +21,9 @@ export interface RunningService {
  */
 export const NO_REMOTE_PROVIDERS = { GDELT_ENABLED: 'false', GLEIF_ENABLED: 'false' } as const;
 
+/** glibc's settings as `npm start` sets them (package.json): see "Memory" in docs/deployment.md. */
+export const NPM_START_MALLOC = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '32768' } as const;
+
 export interface StartOptions {
   /** A data folder to start on (and keep), e.g. to measure a restart; a fresh one by default. */
   dataDir?: string;
@@ -53,9 +56,7 @@ export async function startService(
       DATA_DIR: dataDir,
       ADMIN_TOKEN: adminToken,
       LOG_LEVEL: 'warn',
-      // As `npm start` runs the service (package.json): see "Memory" in docs/deployment.md.
-      MALLOC_ARENA_MAX: '2',
-      MALLOC_MMAP_THRESHOLD_: '65536',
+      ...NPM_START_MALLOC,
       ...NO_REMOTE_PROVIDERS,
       ...extraEnv,
     },
@@ -95,6 +96,23 @@ export async function startService(
       if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A bench's `ENTRIES` item: a built entry, optionally after environment settings for that entry
+ * alone (`MALLOC_MMAP_THRESHOLD_=16384 dist/main.js`), to compare settings as builds are compared.
+ */
+export function entryWithSettings(spec: string): { entry: string; env: Record<string, string> } {
+  const words = spec.trim().split(/\s+/);
+  const entry = words.pop() ?? '';
+  const env: Record<string, string> = {};
+  for (const word of words) {
+    const equals = word.indexOf('=');
+    if (equals <= 0)
+      throw new Error(`"${spec}": expected NAME=VALUE settings before the entry, got "${word}"`);
+    env[word.slice(0, equals)] = word.slice(equals + 1);
+  }
+  return { entry, env };
 }
 
 /** One JSON call with a bearer token (a key or the admin token); a non-2xx answer throws. */

@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { collectGarbage } from '../../collect-garbage.js';
 import { NameIndexBuilder } from '../../matching/index.js';
 import { chunkNames } from '../lists/snapshot-chunks.js';
 import { failure, ListSearches } from './list-searches.js';
@@ -107,8 +108,11 @@ function combineLater(): void {
     // The last of the builds queued meanwhile asks again when it ends.
     if (building.size > 0) return;
     // A combination that fails leaves the lists' own indexes answering, as before it.
+    // The lists' own tables the combined index replaces, and the names they were built from, are
+    // garbage once it is built: collected then, not when the next searches' allocations call for it.
     builds = builds
       .then(() => searches.combine(nextTurn))
+      .then(collectGarbage)
       .catch((error: unknown) =>
         console.error('combining the list indexes failed; each list answers alone:', error),
       );

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
+import { collectGarbage } from '../../collect-garbage.js';
 import { ServiceError } from '../../errors.js';
 import type { Db } from '../../store/database.js';
 import type { ListStateRow } from '../../store/schema.js';
@@ -74,6 +75,8 @@ export class ListService<TIndex = never> {
   private storedLoad: Promise<void> = Promise.resolve();
   private readonly stopping = new AbortController();
   private readonly refreshingLists = new Set<string>();
+  /** `loaded.installs` at the last collection after versions were put in service. */
+  private collectedAtInstalls = 0;
 
   constructor(private readonly options: ListServiceOptions<TIndex>) {
     this.loaded = new LoadedLists(options.indexer);
@@ -224,7 +227,18 @@ export class ListService<TIndex = never> {
       return await round();
     } finally {
       await this.parses.stop();
+      this.collectAfterInstalls();
     }
+  }
+
+  /**
+   * Once versions have been put in service, the chunks they were read from and the versions they
+   * replaced are garbage: collected at once rather than kept until the next screenings.
+   */
+  private collectAfterInstalls(): void {
+    if (this.loaded.installs === this.collectedAtInstalls) return;
+    this.collectedAtInstalls = this.loaded.installs;
+    collectGarbage();
   }
 
   // While this instance refreshes a list, the sync loop leaves it alone: the version the refresh
@@ -303,6 +317,7 @@ export class ListService<TIndex = never> {
         'list version loaded from the database',
       );
     }
+    this.collectAfterInstalls();
   }
 
   /**

@@ -28,6 +28,7 @@ const FOLDER_ORDER: readonly (readonly string[])[] = [
   [
     'background-work.ts',
     'clock.ts',
+    'collect-garbage.ts',
     'errors.ts',
     'ids.ts',
     'start-thread.ts',
