@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { registerDashboard } from './dashboard/dashboard.js';
 import type { App, AppContext } from './http/context.js';
 import { registerJsonBodyParser } from './http/json-body-parser.js';
+import { lazySerializers } from './http/lazy-serializers.js';
 import { registerAuditTrail } from './http/plugins/audit-trail.js';
 import { registerAuthentication } from './http/plugins/authentication.js';
 import {
@@ -61,6 +62,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     // hook below answers it as a problem instead.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: false },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = HEADERS_TIMEOUT_MS;
   app.setValidatorCompiler(compileValidator);
