@@ -39,6 +39,7 @@ import { ScreeningService } from './screening/screening-service.js';
 import { ScreeningWebhooks } from './screening/screening-webhooks.js';
 import { type ListSettings, listSettingsFromConfig, providerSettingsFromConfig } from './source-settings.js';
 import { MatchingThread, type ThreadIndex } from './sources/list-matching/matching-thread.js';
+import { ListHeadStart } from './sources/lists/list-head-start.js';
 import { ListService } from './sources/lists/list-service.js';
 import { ListSource } from './sources/lists/list-source.js';
 import { ListSnapshotStore } from './sources/lists/snapshot-store.js';
@@ -47,7 +48,7 @@ import { buildProviderSources } from './sources/providers/providers.js';
 import type { Source } from './sources/source.js';
 import { type AttemptLimiter, RedisAttemptLimiter } from './store/attempt-limiter.js';
 import { type Broadcast, LocalBroadcast, RedisBroadcast } from './store/broadcast.js';
-import { type Database, type Db, openDatabase } from './store/database.js';
+import { type Database, type Db, embeddedDatabaseCreated, openDatabase } from './store/database.js';
 import { DatabaseAttemptLimiter, EndedAttemptWindowPurge } from './store/database-attempt-limiter.js';
 import { shippedEmbeddedImage } from './store/embedded-image.js';
 import { RequestRateLimiter } from './store/rate-limiter.js';
@@ -407,12 +408,20 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
 /** Opens the database and Redis, then builds the services; the server's and the tests' entry. */
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger } = options;
+  const listSettings = listSettingsFromConfig(config);
+  // A new embedded database has no list version to load: the lists are fetched and parsed meanwhile.
+  const newDatabase =
+    !config.databaseUrl && (options.inMemoryDatabase || !embeddedDatabaseCreated(config.dataDir));
+  const headStart = newDatabase ? new ListHeadStart(listSettings) : undefined;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.inMemoryDatabase ? undefined : config.dataDir,
     embeddedImage:
       options.embeddedDatabaseImage ?? (config.databaseUrl ? undefined : await shippedEmbeddedImage()),
     poolSize: config.databasePoolSize,
+  }).catch(async (error: unknown) => {
+    await headStart?.stop();
+    throw error;
   });
   const redis = config.redisUrl
     ? connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection problem'))
@@ -429,7 +438,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     adminToken: admin.token,
     redisKeyPrefix: options.redisKeyPrefix ?? 'css:',
     databaseKind: database.kind,
-    lists: listSettingsFromConfig(config),
+    lists: { ...listSettings, headStart },
     screeningRetentionMonths: config.screeningRetentionMonths,
     webhooks: webhookSettingsFromConfig(config, logger),
     providers: providerSettingsFromConfig(config, openSanctionsMode(config) === 'api'),

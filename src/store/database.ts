@@ -104,6 +104,11 @@ export async function embeddedDatabaseImage(compression: 'none' | 'gzip' = 'none
   }
 }
 
+/** Whether the embedded database in `dataDir` has been created (by an earlier start). */
+export function embeddedDatabaseCreated(dataDir: string): boolean {
+  return fs.existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'));
+}
+
 async function openPglite(
   dataDir: string | undefined,
   image: Blob | undefined,
@@ -115,7 +120,7 @@ async function openPglite(
     lock = EmbeddedDatabaseLock.acquire(dataDir);
     const files = path.join(dataDir, 'pglite');
     // A database not created yet starts from the image when there is one (no initdb).
-    const fromImage = image !== undefined && !fs.existsSync(path.join(files, 'PG_VERSION'));
+    const fromImage = image !== undefined && !embeddedDatabaseCreated(dataDir);
     pglite = new PGlite(files, {
       startParams: EMBEDDED_START_PARAMS,
       ...(fromImage ? { loadDataDir: image } : {}),

@@ -95,6 +95,14 @@ describe.each(backends())('official lists: fetching and refresh ($name)', (share
     expect(entity?.names[0]?.full).toBeDefined();
   });
 
+  it('fetches each list once for its first load, also while a new embedded database is created', async () => {
+    server.serve('/once/consolidated.xml', { body: UN_XML });
+    const api = await start({ LISTS_ENABLED: 'un_sc', LIST_URL_UN_SC: server.url('/once/consolidated.xml') });
+    const first = await loadedAtStart(api, 'un_sc');
+    expect(first).toMatchObject({ outcome: 'accepted', list: { state: 'fresh', entity_count: UN_COUNT } });
+    expect(server.requests.filter((r) => r.path === '/once/consolidated.xml')).toHaveLength(1);
+  });
+
   it('asks with the ETag of the version in service, and a 304 keeps that version', async () => {
     server.serve('/etag/consolidated.xml', { body: UN_XML });
     const api = await start({ LISTS_ENABLED: 'un_sc', LIST_URL_UN_SC: server.url('/etag/consolidated.xml') });

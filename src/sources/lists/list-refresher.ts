@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
-import { type FetchedList, fetchList } from './list-fetcher.js';
+import { type FetchedList, fetchList, type ListFetchResult } from './list-fetcher.js';
+import type { ListHeadStart } from './list-head-start.js';
 import { type LocationSettings, locateList } from './list-location.js';
 import type { ListRegistryEntry } from './list-registry.js';
 import { parsersOf } from './list-registry.js';
@@ -43,6 +44,8 @@ export interface RefresherDeps<TIndex> {
   clock: Clock;
   logger: FastifyBaseLogger;
   settings: RefresherSettings;
+  /** Lists fetched and parsed while the service started on a new database (their first refresh). */
+  headStart?: ListHeadStart | undefined;
 }
 
 /**
@@ -81,14 +84,8 @@ export class ListRefresher<TIndex> {
   ): Promise<RefreshResult> {
     const { settings } = this.deps;
     const current = this.deps.loaded.get(entry.id)?.meta;
-    const location = await locateList(entry, parsersOf(entry.id), settings.location(entry));
-    const sameFormat = current?.format === location.parser.format;
-    const fetched = await fetchList(location, {
-      timeoutMs: settings.downloadTimeoutMs,
-      maxBytes: settings.maxDownloadBytes,
-      ...(signal ? { signal } : {}),
-      ...(current && sameFormat && !force ? { previous: current.files } : {}),
-    });
+    const early = current === undefined ? await this.deps.headStart?.take(entry.id) : undefined;
+    const fetched = early?.fetched ?? (await this.fetch(entry, current, force, signal));
     const parseSettings = settings.parseSettings(entry.id);
     const sameSettings = current !== undefined && sameParseSettings(current.parseSettings, parseSettings);
     if (
@@ -101,7 +98,10 @@ export class ListRefresher<TIndex> {
         detail: `version ${short(current?.version)} is current`,
       };
     }
-    const parsed = await this.deps.parses.parse(fetched.parser, fetched.contents, parseSettings, signal);
+    const parsed =
+      early && sameParseSettings(early.parseSettings, parseSettings)
+        ? early.parsed
+        : await this.deps.parses.parse(fetched.parser, fetched.contents, parseSettings, signal);
     const shrink = sameSettings && !force ? shrinkage(current, parsed.entityCount) : undefined;
     if (shrink !== undefined) {
       return {
@@ -119,6 +119,23 @@ export class ListRefresher<TIndex> {
       outcome: 'accepted',
       detail: `version ${short(meta.version)} with ${meta.entityCount} entries is in service${force ? ' (forced)' : ''}`,
     };
+  }
+
+  private async fetch(
+    entry: ListRegistryEntry,
+    current: ListSnapshotMeta | undefined,
+    force: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<ListFetchResult> {
+    const { settings } = this.deps;
+    const location = await locateList(entry, parsersOf(entry.id), settings.location(entry));
+    const sameFormat = current?.format === location.parser.format;
+    return fetchList(location, {
+      timeoutMs: settings.downloadTimeoutMs,
+      maxBytes: settings.maxDownloadBytes,
+      ...(signal ? { signal } : {}),
+      ...(current && sameFormat && !force ? { previous: current.files } : {}),
+    });
   }
 
   private store(

@@ -294,3 +294,8 @@ export function registeredList(id: string): ListRegistryEntry | undefined {
 export function parsersOf(id: string): ListParserDescriptor[] {
   return LIST_PARSERS.filter((parser) => parser.id === id);
 }
+
+/** The registry's entries among `enabled` ids, in the registry's order (the order lists load in). */
+export function enabledListEntries(enabled: readonly string[]): ListRegistryEntry[] {
+  return LIST_REGISTRY.filter((entry) => enabled.includes(entry.id));
+}

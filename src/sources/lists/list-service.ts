@@ -5,8 +5,9 @@ import { ServiceError } from '../../errors.js';
 import type { Db } from '../../store/database.js';
 import type { ListStateRow } from '../../store/schema.js';
 import { OPENSANCTIONS_SOURCE } from '../opensanctions-datasets.js';
+import type { ListHeadStart } from './list-head-start.js';
 import { ListRefresher, type RefreshResult } from './list-refresher.js';
-import { LIST_REGISTRY, type ListRegistryEntry, registeredList } from './list-registry.js';
+import { enabledListEntries, type ListRegistryEntry, registeredList } from './list-registry.js';
 import {
   describeList,
   type ListStatus,
@@ -17,9 +18,9 @@ import {
 } from './list-status.js';
 import { type ListIndexer, type ListsView, LoadedLists } from './loaded-lists.js';
 import { ParseThread } from './parse-thread.js';
-import { CSL_OFAC_NON_SDN_LISTS } from './parsers/index.js';
 import { type DatabaseKind, RefreshLock } from './refresh-lock.js';
-import { type ListParseSettings, ListSnapshotStore } from './snapshot-store.js';
+import { type ListSourceSettings, refresherSettings } from './refresh-settings.js';
+import { ListSnapshotStore } from './snapshot-store.js';
 
 /**
  * How often an instance looks for versions another instance stored, and whether a scheduled
@@ -29,21 +30,16 @@ import { type ListParseSettings, ListSnapshotStore } from './snapshot-store.js';
  */
 export const LIST_SYNC_INTERVAL_MS = 2_000;
 
-export interface ListServiceOptions<TIndex> {
+export interface ListServiceOptions<TIndex> extends ListSourceSettings {
   db: Db;
   databaseKind: DatabaseKind;
   clock: Clock;
   logger: FastifyBaseLogger;
-  /** Ids of the enabled lists (`LISTS_ENABLED`). */
-  enabled: readonly string[];
-  listsDir?: string | undefined;
-  /** URL override per list id (`LIST_URL_*`). */
-  urlOverrides?: Readonly<Record<string, string | undefined>>;
   /** 0: no scheduled refresh (operators refresh by hand). */
   refreshIntervalMinutes: number;
-  downloadTimeoutMs: number;
-  maxDownloadBytes: number;
   indexer?: ListIndexer<TIndex>;
+  /** Lists fetched and parsed while the database was being created (see ListHeadStart). */
+  headStart?: ListHeadStart | undefined;
 }
 
 export interface RefreshReport extends RefreshResult {
@@ -82,19 +78,15 @@ export class ListService<TIndex = never> {
     this.loaded = new LoadedLists(options.indexer);
     this.store = new ListSnapshotStore(options.db, options.clock);
     this.lock = new RefreshLock(options.db, options.databaseKind);
-    this.entries = LIST_REGISTRY.filter((entry) => options.enabled.includes(entry.id));
+    this.entries = enabledListEntries(options.enabled);
     this.refresher = new ListRefresher({
       store: this.store,
       loaded: this.loaded,
       parses: this.parses,
       clock: options.clock,
       logger: options.logger,
-      settings: {
-        location: (entry) => ({ override: options.urlOverrides?.[entry.id], listsDir: options.listsDir }),
-        parseSettings: (id) => this.parseSettings(id),
-        downloadTimeoutMs: options.downloadTimeoutMs,
-        maxDownloadBytes: options.maxDownloadBytes,
-      },
+      settings: refresherSettings(options),
+      headStart: options.headStart,
     });
   }
 
@@ -156,6 +148,7 @@ export class ListService<TIndex = never> {
   async close(): Promise<void> {
     clearInterval(this.timer);
     this.stopping.abort();
+    await this.options.headStart?.stop();
     await this.background;
     await this.parses.stop();
   }
@@ -271,16 +264,6 @@ export class ListService<TIndex = never> {
   private stateOf(entry: ListRegistryEntry, now: Date) {
     const meta = this.loaded.get(entry.id)?.meta;
     return listState(meta, this.states.get(entry.id), now, this.options.refreshIntervalMinutes);
-  }
-
-  // us_csl carries copies of OFAC's lists; they are skipped while OFAC's own lists are enabled,
-  // so one listing is not reported twice.
-  private parseSettings(listId: string): ListParseSettings {
-    if (listId !== 'us_csl') return {};
-    const skipLists: string[] = [];
-    if (this.options.enabled.includes('ofac_sdn')) skipLists.push('SDN');
-    if (this.options.enabled.includes('ofac_cons')) skipLists.push(...CSL_OFAC_NON_SDN_LISTS);
-    return { skipLists };
   }
 
   /** Installs the versions the database names as current and this instance does not hold yet. */
