@@ -103,6 +103,15 @@ describe.each(backends())('official lists: fetching and refresh ($name)', (share
     expect(server.requests.filter((r) => r.path === '/once/consolidated.xml')).toHaveLength(1);
   });
 
+  it('asks a failing source once for the first load and reports its failure', async () => {
+    server.serve('/failing/consolidated.xml', { body: 'unavailable', status: 503 });
+    const api = await start({ LISTS_ENABLED: 'un_sc', LIST_URL_UN_SC: server.url('/failing/consolidated.xml') });
+    await api.runtime.ctx.lists.settled();
+    expect(await listOf(api, 'un_sc')).toMatchObject({ state: 'missing', last_outcome: 'failed' });
+    expect((await listOf(api, 'un_sc')).last_error).toMatch(/503/);
+    expect(server.requests.filter((r) => r.path === '/failing/consolidated.xml')).toHaveLength(1);
+  });
+
   it('asks with the ETag of the version in service, and a 304 keeps that version', async () => {
     server.serve('/etag/consolidated.xml', { body: UN_XML });
     const api = await start({ LISTS_ENABLED: 'un_sc', LIST_URL_UN_SC: server.url('/etag/consolidated.xml') });

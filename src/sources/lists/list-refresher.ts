@@ -85,6 +85,7 @@ export class ListRefresher<TIndex> {
     const { settings } = this.deps;
     const current = this.deps.loaded.get(entry.id)?.meta;
     const early = current === undefined ? await this.deps.headStart?.take(entry.id) : undefined;
+    if (early && 'failure' in early) throw early.failure;
     const fetched = early?.fetched ?? (await this.fetch(entry, current, force, signal));
     const parseSettings = settings.parseSettings(entry.id);
     const sameSettings = current !== undefined && sameParseSettings(current.parseSettings, parseSettings);
