@@ -407,21 +407,29 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
 
 /** Opens the database and Redis, then builds the services; the server's and the tests' entry. */
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const { config, logger } = options;
+  const { config } = options;
   const listSettings = listSettingsFromConfig(config);
   // A new embedded database has no list version to load: the lists are fetched and parsed meanwhile.
   const newDatabase =
     !config.databaseUrl && (options.inMemoryDatabase || !embeddedDatabaseCreated(config.dataDir));
   const headStart = newDatabase ? new ListHeadStart(listSettings) : undefined;
+  try {
+    return await openRuntime(options, { ...listSettings, headStart });
+  } catch (error) {
+    // Nothing will take what it fetches: a start that failed leaves no thread working behind.
+    await headStart?.stop();
+    throw error;
+  }
+}
+
+async function openRuntime(options: RuntimeOptions, lists: ListSettings): Promise<Runtime> {
+  const { config, logger } = options;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.inMemoryDatabase ? undefined : config.dataDir,
     embeddedImage:
       options.embeddedDatabaseImage ?? (config.databaseUrl ? undefined : await shippedEmbeddedImage()),
     poolSize: config.databasePoolSize,
-  }).catch(async (error: unknown) => {
-    await headStart?.stop();
-    throw error;
   });
   const redis = config.redisUrl
     ? connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection problem'))
@@ -438,7 +446,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     adminToken: admin.token,
     redisKeyPrefix: options.redisKeyPrefix ?? 'css:',
     databaseKind: database.kind,
-    lists: { ...listSettings, headStart },
+    lists,
     screeningRetentionMonths: config.screeningRetentionMonths,
     webhooks: webhookSettingsFromConfig(config, logger),
     providers: providerSettingsFromConfig(config, openSanctionsMode(config) === 'api'),

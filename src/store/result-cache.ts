@@ -1,6 +1,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { ownBytes } from '../own-bytes.js';
 import type { RedisCircuit } from './redis-circuit.js';
 
 /** How many results the in-memory cache keeps at most, and their total size compressed. */
@@ -85,15 +86,4 @@ export class RedisResultCache implements ResultCache {
   isUp(): boolean {
     return this.redis.status === 'ready' && this.circuit?.allows() !== false;
   }
-}
-
-/**
- * The bytes in a buffer of their own: a view into a larger one (a slab of Node's shared pool, a
- * zlib output chunk) would keep all of it alive while counted as the view.
- */
-function ownBytes(value: Buffer): Buffer {
-  if (value.byteLength === value.buffer.byteLength) return value;
-  const own = Buffer.allocUnsafeSlow(value.byteLength);
-  value.copy(own);
-  return own;
 }

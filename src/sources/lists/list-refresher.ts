@@ -86,7 +86,7 @@ export class ListRefresher<TIndex> {
     const current = this.deps.loaded.get(entry.id)?.meta;
     const early = current === undefined ? await this.deps.headStart?.take(entry.id) : undefined;
     if (early && 'failure' in early) throw early.failure;
-    const fetched = early?.fetched ?? (await this.fetch(entry, current, force, signal));
+    const fetched = early?.fetched ?? (await fetchListVersion(entry, settings, { current, force, signal }));
     const parseSettings = settings.parseSettings(entry.id);
     const sameSettings = current !== undefined && sameParseSettings(current.parseSettings, parseSettings);
     if (
@@ -122,23 +122,6 @@ export class ListRefresher<TIndex> {
     };
   }
 
-  private async fetch(
-    entry: ListRegistryEntry,
-    current: ListSnapshotMeta | undefined,
-    force: boolean,
-    signal: AbortSignal | undefined,
-  ): Promise<ListFetchResult> {
-    const { settings } = this.deps;
-    const location = await locateList(entry, parsersOf(entry.id), settings.location(entry));
-    const sameFormat = current?.format === location.parser.format;
-    return fetchList(location, {
-      timeoutMs: settings.downloadTimeoutMs,
-      maxBytes: settings.maxDownloadBytes,
-      ...(signal ? { signal } : {}),
-      ...(current && sameFormat && !force ? { previous: current.files } : {}),
-    });
-  }
-
   private store(
     listId: string,
     fetched: FetchedList,
@@ -165,6 +148,26 @@ export class ListRefresher<TIndex> {
 }
 
 /** The share by which `count` falls short of the version in service, when over the limit. */
+/**
+ * A list's files from where its settings say, conditionally on the version in service (`current`)
+ * unless `force`: without a version it is always fetched.
+ */
+export async function fetchListVersion(
+  entry: ListRegistryEntry,
+  settings: RefresherSettings,
+  options: { current?: ListSnapshotMeta | undefined; force?: boolean; signal?: AbortSignal | undefined },
+): Promise<ListFetchResult> {
+  const { current, force, signal } = options;
+  const location = await locateList(entry, parsersOf(entry.id), settings.location(entry));
+  const sameFormat = current?.format === location.parser.format;
+  return fetchList(location, {
+    timeoutMs: settings.downloadTimeoutMs,
+    maxBytes: settings.maxDownloadBytes,
+    ...(signal ? { signal } : {}),
+    ...(current && sameFormat && !force ? { previous: current.files } : {}),
+  });
+}
+
 export function shrinkage(current: ListSnapshotMeta | undefined, count: number): number | undefined {
   if (!current || current.entityCount === 0) return undefined;
   const shrink = (current.entityCount - count) / current.entityCount;

@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
+import { ownBytes } from '../../own-bytes.js';
 import type { Db } from '../../store/database.js';
 import type { ListStateRow } from '../../store/schema.js';
 import type { ListEntity } from '../list-entity.js';
@@ -23,9 +24,10 @@ const gunzipInto = promisify(gunzip);
 /**
  * zlib writes into 16 KB chunks by default: a restart's thousands of them, freed between the
  * lists' long-lived text, left glibc's heap full of holes it never returns (about 45 MB resident
- * after a restart). Chunks of 1 MB are mapped apart and returned whole.
+ * after a restart). Chunks of 1 MB are mapped apart and returned whole; an output smaller than
+ * its chunk is copied out of it, since the version keeps it for its life.
  */
-const gunzipAsync = (bytes: Uint8Array) => gunzipInto(bytes, { chunkSize: 1 << 20 });
+const gunzipAsync = async (bytes: Uint8Array) => ownBytes(await gunzipInto(bytes, { chunkSize: 1 << 20 }));
 
 export type RefreshOutcome = 'accepted' | 'unchanged' | 'rejected' | 'failed';
 

@@ -31,6 +31,7 @@ const FOLDER_ORDER: readonly (readonly string[])[] = [
     'collect-garbage.ts',
     'errors.ts',
     'ids.ts',
+    'own-bytes.ts',
     'start-thread.ts',
     'thread-priority.ts',
     'time-limit.ts',

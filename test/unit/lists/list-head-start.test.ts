@@ -11,6 +11,13 @@ import { FIXTURE_ENTITY_COUNTS, FIXTURE_LISTS_DIR } from '../../support/real-lis
 
 const SETTINGS = { downloadTimeoutMs: 5_000, maxDownloadBytes: 50_000_000 };
 
+/** A lists folder with the UN list only (the EU's file is missing). */
+function onlyUnList(): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'head-start-'));
+  fs.copyFileSync(path.join(FIXTURE_LISTS_DIR, 'consolidated.xml'), path.join(folder, 'consolidated.xml'));
+  return folder;
+}
+
 function version(result: HeadStartResult | undefined): HeadStarted {
   if (!result || 'failure' in result) throw new Error(`no version: ${JSON.stringify(result)}`);
   return result;
@@ -29,31 +36,58 @@ describe('ListHeadStart', () => {
   }
 
   it('parses each enabled list as a refresh would, and gives each result once', async () => {
+    // In the registry's order, as the first refreshes take them: OFAC's lists before the UN's.
     const early = headStart(['un_sc', 'ofac_cons']);
+    const cons = version(await early.take('ofac_cons'));
+    expect(cons.parsed.entityCount).toBe(FIXTURE_ENTITY_COUNTS.ofac_cons);
     const un = version(await early.take('un_sc'));
     expect(un.parsed.entityCount).toBe(FIXTURE_ENTITY_COUNTS.un_sc);
     expect(un.fetched.status).toBe('fetched');
     expect(un.parseSettings).toEqual({});
-    const cons = version(await early.take('ofac_cons'));
-    expect(cons.parsed.entityCount).toBe(FIXTURE_ENTITY_COUNTS.ofac_cons);
     expect(await early.take('un_sc')).toBeUndefined();
     expect(await early.take('eu_fsf')).toBeUndefined();
   });
 
-  it('gives the failure of a list it could not fetch, for its refresh to report, and goes on', async () => {
-    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'head-start-'));
-    fs.copyFileSync(path.join(FIXTURE_LISTS_DIR, 'consolidated.xml'), path.join(empty, 'consolidated.xml'));
-    const early = headStart(['eu_fsf', 'un_sc'], empty);
-    const failed = await early.take('eu_fsf');
-    expect(failed && 'failure' in failed && String(failed.failure)).toMatch(/xmlFullSanctionsList/i);
+  it('gives the failure a refresh was waiting for, to report as its own, and goes on', async () => {
+    const folder = onlyUnList();
+    const early = headStart(['ofac_cons', 'eu_fsf', 'un_sc'], folder);
+    const failed = await early.take('ofac_cons');
+    expect(failed && 'failure' in failed && String(failed.failure)).toMatch(/cons_prim|CONS_ENHANCED/i);
     expect(version(await early.take('un_sc')).parsed.entityCount).toBe(FIXTURE_ENTITY_COUNTS.un_sc);
-    fs.rmSync(empty, { recursive: true, force: true });
+    fs.rmSync(folder, { recursive: true, force: true });
   });
 
-  it('stopped, it ends its thread and what it had not done fails as stopped', async () => {
+  it('drops a failure that came before it was asked for: the refresh fetches again', async () => {
+    const folder = onlyUnList();
+    const early = headStart(['un_sc', 'eu_fsf'], folder);
+    version(await early.take('un_sc'));
+    // eu_fsf is fetched once un_sc is taken; it fails at once, before anyone asks.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await early.take('eu_fsf')).toBeUndefined();
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('keeps one list ahead: the next is fetched only once the one before is taken', async () => {
+    const folder = onlyUnList();
+    const early = headStart(['un_sc', 'eu_fsf'], folder);
+    // Not taken: eu_fsf's fetch has not even started, so its failure is still to come when asked.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    version(await early.take('un_sc'));
+    const failed = await early.take('eu_fsf');
+    expect(failed && 'failure' in failed).toBe(true);
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('gives nothing at once for a list asked for before its turn, and goes on after it', async () => {
+    const early = headStart(['ofac_cons', 'un_sc', 'eu_fsf']);
+    expect(await early.take('eu_fsf')).toBeUndefined();
+    version(await early.take('ofac_cons'));
+    version(await early.take('un_sc'));
+  });
+
+  it('stopped, it gives nothing more', async () => {
     const early = headStart(['un_sc', 'eu_fsf', 'uk_fcdo']);
     await early.stop();
-    const last = await early.take('uk_fcdo');
-    expect(last && 'failure' in last).toBe(true);
+    expect(await early.take('uk_fcdo')).toBeUndefined();
   });
 });
