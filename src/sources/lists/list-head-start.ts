@@ -1,23 +1,26 @@
 import type { FetchedList } from './list-fetcher.js';
 import { fetchListVersion, type RefresherSettings } from './list-refresher.js';
 import { enabledListEntries, type ListRegistryEntry } from './list-registry.js';
+import type { ListIndexer } from './loaded-lists.js';
 import { ParseThread } from './parse-thread.js';
 import type { ParsedVersion } from './parsed-version.js';
 import { type ListSourceSettings, refresherSettings } from './refresh-settings.js';
 import type { ListParseSettings } from './snapshot-store.js';
 
-/** A list fetched and parsed ahead of its first refresh. */
-export interface HeadStarted {
+/** A list fetched and parsed ahead of its first refresh, and its index being built. */
+export interface HeadStarted<TIndex = unknown> {
   fetched: FetchedList;
   parsed: ParsedVersion;
   parseSettings: ListParseSettings;
+  /** With an indexer: its build, started as soon as the list was parsed. */
+  index?: Promise<TIndex>;
 }
 
 /** How the head start ended for a list: its version, or what failed (reported by the refresh). */
-export type HeadStartResult = HeadStarted | { failure: unknown };
+export type HeadStartResult<TIndex = unknown> = HeadStarted<TIndex> | { failure: unknown };
 
-interface Ahead {
-  result: Promise<HeadStartResult | undefined>;
+interface Ahead<TIndex> {
+  result: Promise<HeadStartResult<TIndex> | undefined>;
   /** The list before it has been taken (or it is the first): it is fetched, or about to be. */
   turnCame: boolean;
   /** Taken before its turn came: never fetched. */
@@ -26,35 +29,39 @@ interface Ahead {
   /** Lets its turn come: the gate its fetch waits behind opens. */
   open: () => void;
   /** The list after it, whose turn comes once this one is taken. */
-  next?: Ahead;
+  next?: Ahead<TIndex>;
 }
 
 /**
  * A database that does not exist yet holds no list version: the first refresh will fetch and
  * parse every enabled list whatever happens. A head start does that from the moment the process
  * starts, in a parse thread of its own, while the main thread creates the database and the
- * services; each list's first refresh then takes the result instead of fetching and parsing again.
+ * services, and has its index built as soon as it is parsed (with an indexer); each list's first
+ * refresh then takes the result instead of fetching, parsing and building again.
  * It keeps one list ahead of the refreshes: the next list is fetched once the previous one has been
  * taken, in the registry's order as the first refreshes go; a list asked for before its turn (an
  * operator's refresh) is given nothing at once, and skipped. A failure the refresh was waiting for
  * is its own (a source that does not answer is not waited for twice); one that came before the
  * refresh asked, perhaps before the network was up, is dropped and the refresh fetches again.
  */
-export class ListHeadStart {
+export class ListHeadStart<TIndex = never> {
   private readonly parses = new ParseThread();
-  private readonly ahead = new Map<string, Ahead>();
+  private readonly ahead = new Map<string, Ahead<TIndex>>();
   private readonly stopping = new AbortController();
   private readonly finished: Promise<void>;
 
-  constructor(options: ListSourceSettings) {
+  constructor(
+    options: ListSourceSettings,
+    private readonly indexer?: ListIndexer<TIndex>,
+  ) {
     const settings = refresherSettings(options);
-    let previous: Ahead | undefined;
+    let previous: Ahead<TIndex> | undefined;
     for (const entry of enabledListEntries(options.enabled)) {
       let open = () => {};
       const gate = new Promise<void>((resolve) => {
         open = resolve;
       });
-      const ahead: Ahead = {
+      const ahead: Ahead<TIndex> = {
         result: gate
           .then(() => (ahead.skipped ? undefined : this.fetchAndParse(entry, settings)))
           .catch((failure: unknown) => ({ failure }))
@@ -83,7 +90,7 @@ export class ListHeadStart {
    * What was fetched and parsed of a list, or the failure the caller waits for, once. Nothing for
    * later calls, for a list whose turn has not come, and for a failure that came before this call.
    */
-  take(listId: string): Promise<HeadStartResult | undefined> {
+  take(listId: string): Promise<HeadStartResult<TIndex> | undefined> {
     const ahead = this.ahead.get(listId);
     if (!ahead) return Promise.resolve(undefined);
     this.ahead.delete(listId);
@@ -105,7 +112,10 @@ export class ListHeadStart {
     await this.finished;
   }
 
-  private async fetchAndParse(entry: ListRegistryEntry, settings: RefresherSettings): Promise<HeadStarted> {
+  private async fetchAndParse(
+    entry: ListRegistryEntry,
+    settings: RefresherSettings,
+  ): Promise<HeadStarted<TIndex>> {
     const signal = this.stopping.signal;
     signal.throwIfAborted();
     const fetched = await fetchListVersion(entry, settings, { signal });
@@ -113,6 +123,9 @@ export class ListHeadStart {
     if (fetched.status !== 'fetched') throw new Error(`${entry.id}: "not modified" to a first fetch`);
     const parseSettings = settings.parseSettings(entry.id);
     const parsed = await this.parses.parse(fetched.parser, fetched.contents, parseSettings, signal);
-    return { fetched, parsed, parseSettings };
+    const index = this.indexer?.build(parsed.chunks);
+    // Awaited by the refresh that takes it; a build that fails fails that refresh.
+    index?.catch(() => {});
+    return { fetched, parsed, parseSettings, ...(index ? { index } : {}) };
   }
 }
