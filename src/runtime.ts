@@ -122,10 +122,6 @@ export interface ServiceDeps {
   databaseKind?: Database['kind'];
   /** The official lists; without it none is loaded (tests of other parts). */
   lists?: ListSettings;
-  /** The thread for the lists' indexes, when started before the services (with a head start). */
-  matching?: MatchingThread;
-  /** The lists fetched, parsed and indexed while a new embedded database was created. */
-  headStart?: ListHeadStart<ThreadIndex> | undefined;
   screeningRetentionMonths?: number;
   /** Webhook settings; without them webhooks reach public https endpoints only and cannot be created. */
   webhooks?: WebhookSettings;
@@ -191,7 +187,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     : undefined;
   await checkpoints?.start();
   // The lists' indexes are built and searched in a thread of their own (started with the first list).
-  const matching = deps.matching ?? new MatchingThread();
+  const matching = new MatchingThread();
   const lists = new ListService<ThreadIndex>({
     db,
     databaseKind: deps.databaseKind ?? 'postgres',
@@ -199,7 +195,6 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     logger,
     ...(deps.lists ?? NO_LISTS),
     indexer: matching,
-    headStart: deps.headStart,
   });
   // The stored list versions load in the background, then what is due is refreshed.
   lists.start();
@@ -417,23 +412,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // A new embedded database has no list version to load: the lists are fetched and parsed meanwhile.
   const newDatabase =
     !config.databaseUrl && (options.inMemoryDatabase || !embeddedDatabaseCreated(config.dataDir));
-  const matching = newDatabase ? new MatchingThread() : undefined;
-  const headStart = matching ? new ListHeadStart(listSettings, matching) : undefined;
+  const headStart = newDatabase ? new ListHeadStart(listSettings) : undefined;
   try {
-    return await openRuntime(options, listSettings, { matching, headStart });
+    return await openRuntime(options, { ...listSettings, headStart });
   } catch (error) {
     // Nothing will take what it fetches: a start that failed leaves no thread working behind.
     await headStart?.stop();
-    await matching?.close();
     throw error;
   }
 }
 
-async function openRuntime(
-  options: RuntimeOptions,
-  lists: ListSettings,
-  early: Pick<ServiceDeps, 'matching' | 'headStart'>,
-): Promise<Runtime> {
+async function openRuntime(options: RuntimeOptions, lists: ListSettings): Promise<Runtime> {
   const { config, logger } = options;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -458,7 +447,6 @@ async function openRuntime(
     redisKeyPrefix: options.redisKeyPrefix ?? 'css:',
     databaseKind: database.kind,
     lists,
-    ...early,
     screeningRetentionMonths: config.screeningRetentionMonths,
     webhooks: webhookSettingsFromConfig(config, logger),
     providers: providerSettingsFromConfig(config, openSanctionsMode(config) === 'api'),

@@ -7,7 +7,7 @@ import type { ProviderSettings } from './sources/providers/provider-settings.js'
 /** What the list service needs from the configuration. */
 export type ListSettings = Omit<
   ListServiceOptions<unknown>,
-  'db' | 'databaseKind' | 'clock' | 'logger' | 'indexer' | 'headStart'
+  'db' | 'databaseKind' | 'clock' | 'logger' | 'indexer'
 >;
 
 /**

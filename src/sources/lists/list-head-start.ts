@@ -1,26 +1,23 @@
 import type { FetchedList } from './list-fetcher.js';
 import { fetchListVersion, type RefresherSettings } from './list-refresher.js';
 import { enabledListEntries, type ListRegistryEntry } from './list-registry.js';
-import type { ListIndexer } from './loaded-lists.js';
 import { ParseThread } from './parse-thread.js';
 import type { ParsedVersion } from './parsed-version.js';
 import { type ListSourceSettings, refresherSettings } from './refresh-settings.js';
 import type { ListParseSettings } from './snapshot-store.js';
 
-/** A list fetched and parsed ahead of its first refresh, and its index being built. */
-export interface HeadStarted<TIndex = unknown> {
+/** A list fetched and parsed ahead of its first refresh. */
+export interface HeadStarted {
   fetched: FetchedList;
   parsed: ParsedVersion;
   parseSettings: ListParseSettings;
-  /** With an indexer: its build, started as soon as the list was parsed. */
-  index?: Promise<TIndex>;
 }
 
 /** How the head start ended for a list: its version, or what failed (reported by the refresh). */
-export type HeadStartResult<TIndex = unknown> = HeadStarted<TIndex> | { failure: unknown };
+export type HeadStartResult = HeadStarted | { failure: unknown };
 
-interface Ahead<TIndex> {
-  result: Promise<HeadStartResult<TIndex> | undefined>;
+interface Ahead {
+  result: Promise<HeadStartResult | undefined>;
   /** The list before it has been taken (or it is the first): it is fetched, or about to be. */
   turnCame: boolean;
   /** Taken before its turn came: never fetched. */
@@ -29,39 +26,35 @@ interface Ahead<TIndex> {
   /** Lets its turn come: the gate its fetch waits behind opens. */
   open: () => void;
   /** The list after it, whose turn comes once this one is taken. */
-  next?: Ahead<TIndex>;
+  next?: Ahead;
 }
 
 /**
  * A database that does not exist yet holds no list version: the first refresh will fetch and
  * parse every enabled list whatever happens. A head start does that from the moment the process
  * starts, in a parse thread of its own, while the main thread creates the database and the
- * services, and has its index built as soon as it is parsed (with an indexer); each list's first
- * refresh then takes the result instead of fetching, parsing and building again.
+ * services; each list's first refresh then takes the result instead of fetching and parsing again.
  * It keeps one list ahead of the refreshes: the next list is fetched once the previous one has been
  * taken, in the registry's order as the first refreshes go; a list asked for before its turn (an
  * operator's refresh) is given nothing at once, and skipped. A failure the refresh was waiting for
  * is its own (a source that does not answer is not waited for twice); one that came before the
  * refresh asked, perhaps before the network was up, is dropped and the refresh fetches again.
  */
-export class ListHeadStart<TIndex = never> {
+export class ListHeadStart {
   private readonly parses = new ParseThread();
-  private readonly ahead = new Map<string, Ahead<TIndex>>();
+  private readonly ahead = new Map<string, Ahead>();
   private readonly stopping = new AbortController();
   private readonly finished: Promise<void>;
 
-  constructor(
-    options: ListSourceSettings,
-    private readonly indexer?: ListIndexer<TIndex>,
-  ) {
+  constructor(options: ListSourceSettings) {
     const settings = refresherSettings(options);
-    let previous: Ahead<TIndex> | undefined;
+    let previous: Ahead | undefined;
     for (const entry of enabledListEntries(options.enabled)) {
       let open = () => {};
       const gate = new Promise<void>((resolve) => {
         open = resolve;
       });
-      const ahead: Ahead<TIndex> = {
+      const ahead: Ahead = {
         result: gate
           .then(() => (ahead.skipped ? undefined : this.fetchAndParse(entry, settings)))
           .catch((failure: unknown) => ({ failure }))
@@ -90,7 +83,7 @@ export class ListHeadStart<TIndex = never> {
    * What was fetched and parsed of a list, or the failure the caller waits for, once. Nothing for
    * later calls, for a list whose turn has not come, and for a failure that came before this call.
    */
-  take(listId: string): Promise<HeadStartResult<TIndex> | undefined> {
+  take(listId: string): Promise<HeadStartResult | undefined> {
     const ahead = this.ahead.get(listId);
     if (!ahead) return Promise.resolve(undefined);
     this.ahead.delete(listId);
@@ -112,10 +105,7 @@ export class ListHeadStart<TIndex = never> {
     await this.finished;
   }
 
-  private async fetchAndParse(
-    entry: ListRegistryEntry,
-    settings: RefresherSettings,
-  ): Promise<HeadStarted<TIndex>> {
+  private async fetchAndParse(entry: ListRegistryEntry, settings: RefresherSettings): Promise<HeadStarted> {
     const signal = this.stopping.signal;
     signal.throwIfAborted();
     const fetched = await fetchListVersion(entry, settings, { signal });
@@ -123,9 +113,6 @@ export class ListHeadStart<TIndex = never> {
     if (fetched.status !== 'fetched') throw new Error(`${entry.id}: "not modified" to a first fetch`);
     const parseSettings = settings.parseSettings(entry.id);
     const parsed = await this.parses.parse(fetched.parser, fetched.contents, parseSettings, signal);
-    const index = this.indexer?.build(parsed.chunks);
-    // Awaited by the refresh that takes it; a build that fails fails that refresh.
-    index?.catch(() => {});
-    return { fetched, parsed, parseSettings, ...(index ? { index } : {}) };
+    return { fetched, parsed, parseSettings };
   }
 }

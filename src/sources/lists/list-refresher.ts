@@ -45,7 +45,7 @@ export interface RefresherDeps<TIndex> {
   logger: FastifyBaseLogger;
   settings: RefresherSettings;
   /** Lists fetched and parsed while the service started on a new database (their first refresh). */
-  headStart?: ListHeadStart<TIndex> | undefined;
+  headStart?: ListHeadStart | undefined;
 }
 
 /**
@@ -113,15 +113,8 @@ export class ListRefresher<TIndex> {
           `fewer than the ${current?.entityCount} in service; kept the current version (refresh with force to accept it)`,
       };
     }
-    const building = early && parsed === early.parsed ? early.index : undefined;
-    let meta: ListSnapshotMeta;
-    try {
-      meta = await this.store(entry.id, fetched, parsed, parseSettings, force);
-    } catch (error) {
-      if (building) this.deps.loaded.forget(building);
-      throw error;
-    }
-    this.deps.loaded.install(entry.id, await this.deps.loaded.prepare(meta, parsed.chunks, building));
+    const meta = await this.store(entry.id, fetched, parsed, parseSettings, force);
+    this.deps.loaded.install(entry.id, await this.deps.loaded.prepare(meta, parsed.chunks));
     return {
       listId: entry.id,
       outcome: 'accepted',

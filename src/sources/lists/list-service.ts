@@ -39,7 +39,7 @@ export interface ListServiceOptions<TIndex> extends ListSourceSettings {
   refreshIntervalMinutes: number;
   indexer?: ListIndexer<TIndex>;
   /** Lists fetched and parsed while the database was being created (see ListHeadStart). */
-  headStart?: ListHeadStart<TIndex> | undefined;
+  headStart?: ListHeadStart | undefined;
 }
 
 export interface RefreshReport extends RefreshResult {

@@ -69,26 +69,13 @@ export class LoadedLists<TIndex = never> {
   /**
    * Prepares a version for installation from its stored chunks; the slow part, done before the
    * swap. Only the names are parsed here (the entities' ordinals need their ids; the indexer
-   * parses them again where it builds), and the records stay text. `building`: its index, when
-   * its build was started already (by a head start).
+   * parses them again where it builds), and the records stay text.
    */
-  async prepare(
-    meta: ListSnapshotMeta,
-    chunks: readonly SnapshotChunk[],
-    building?: Promise<TIndex>,
-  ): Promise<LoadedList<TIndex>> {
+  async prepare(meta: ListSnapshotMeta, chunks: readonly SnapshotChunk[]): Promise<LoadedList<TIndex>> {
     const names = chunks.map(chunkNames);
     const entities = new PackedEntities(chunks, names);
-    const index = building ? await building : this.indexer ? await this.indexer.build(chunks) : undefined;
+    const index = this.indexer ? await this.indexer.build(chunks) : undefined;
     return { meta, entities, index };
-  }
-
-  /** Lets go of an index built for a version that will not be prepared (its refresh failed). */
-  forget(building: Promise<TIndex>): void {
-    building.then(
-      (index) => this.indexer?.release(index),
-      () => {},
-    );
   }
 
   /**
