@@ -4,13 +4,11 @@ import { enabledListEntries, type ListRegistryEntry } from './list-registry.js';
 import { ParseThread } from './parse-thread.js';
 import type { ParsedVersion } from './parsed-version.js';
 import { type ListSourceSettings, refresherSettings } from './refresh-settings.js';
-import type { ListParseSettings } from './snapshot-store.js';
 
-/** A list fetched and parsed ahead of its first refresh. */
+/** A list fetched and parsed ahead of its first refresh, with the refresher's own settings. */
 export interface HeadStarted {
   fetched: FetchedList;
   parsed: ParsedVersion;
-  parseSettings: ListParseSettings;
 }
 
 /** How the head start ended for a list: its version, or what failed (reported by the refresh). */
@@ -111,8 +109,12 @@ export class ListHeadStart {
     const fetched = await fetchListVersion(entry, settings, { signal });
     // Asked without validators, a source has nothing to answer "not modified" to.
     if (fetched.status !== 'fetched') throw new Error(`${entry.id}: "not modified" to a first fetch`);
-    const parseSettings = settings.parseSettings(entry.id);
-    const parsed = await this.parses.parse(fetched.parser, fetched.contents, parseSettings, signal);
-    return { fetched, parsed, parseSettings };
+    const parsed = await this.parses.parse(
+      fetched.parser,
+      fetched.contents,
+      settings.parseSettings(entry.id),
+      signal,
+    );
+    return { fetched, parsed };
   }
 }

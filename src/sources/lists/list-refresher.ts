@@ -100,9 +100,8 @@ export class ListRefresher<TIndex> {
       };
     }
     const parsed =
-      early && sameParseSettings(early.parseSettings, parseSettings)
-        ? early.parsed
-        : await this.deps.parses.parse(fetched.parser, fetched.contents, parseSettings, signal);
+      early?.parsed ??
+      (await this.deps.parses.parse(fetched.parser, fetched.contents, parseSettings, signal));
     const shrink = sameSettings && !force ? shrinkage(current, parsed.entityCount) : undefined;
     if (shrink !== undefined) {
       return {
@@ -147,7 +146,6 @@ export class ListRefresher<TIndex> {
   }
 }
 
-/** The share by which `count` falls short of the version in service, when over the limit. */
 /**
  * A list's files from where its settings say, conditionally on the version in service (`current`)
  * unless `force`: without a version it is always fetched.
@@ -168,6 +166,7 @@ export async function fetchListVersion(
   });
 }
 
+/** The share by which `count` falls short of the version in service, when over the limit. */
 export function shrinkage(current: ListSnapshotMeta | undefined, count: number): number | undefined {
   if (!current || current.entityCount === 0) return undefined;
   const shrink = (current.entityCount - count) / current.entityCount;

@@ -71,11 +71,12 @@ export class ListService<TIndex = never> {
   private storedLoad: Promise<void> = Promise.resolve();
   private readonly stopping = new AbortController();
   private readonly refreshingLists = new Set<string>();
-  /** `loaded.installs` at the last collection after versions were put in service. */
-  private collectedAtInstalls = 0;
+  /** The lists in service at the last collection (each install makes a new view). */
+  private collectedAfter: ListsView<TIndex>;
 
   constructor(private readonly options: ListServiceOptions<TIndex>) {
     this.loaded = new LoadedLists(options.indexer);
+    this.collectedAfter = this.loaded.current();
     this.store = new ListSnapshotStore(options.db, options.clock);
     this.lock = new RefreshLock(options.db, options.databaseKind);
     this.entries = enabledListEntries(options.enabled);
@@ -229,8 +230,9 @@ export class ListService<TIndex = never> {
    * replaced are garbage: collected at once rather than kept until the next screenings.
    */
   private collectAfterInstalls(): void {
-    if (this.loaded.installs === this.collectedAtInstalls) return;
-    this.collectedAtInstalls = this.loaded.installs;
+    const view = this.loaded.current();
+    if (view === this.collectedAfter) return;
+    this.collectedAfter = view;
     collectGarbage();
   }
 

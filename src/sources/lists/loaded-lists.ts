@@ -58,7 +58,6 @@ class View<TIndex> implements ListsView<TIndex> {
  */
 export class LoadedLists<TIndex = never> {
   private view: ListsView<TIndex> = new View(new Map());
-  private installCount = 0;
 
   constructor(private readonly indexer?: ListIndexer<TIndex>) {}
 
@@ -83,7 +82,6 @@ export class LoadedLists<TIndex = never> {
    * index of the version it replaces.
    */
   install(listId: string, list: LoadedList<TIndex> | undefined): void {
-    this.installCount++;
     const replaced = this.view.lists.get(listId);
     const next = new Map(this.view.lists);
     if (list) next.set(listId, list);
@@ -91,11 +89,6 @@ export class LoadedLists<TIndex = never> {
     this.view = new View(next);
     if (replaced?.index !== undefined && replaced.index !== list?.index)
       this.indexer?.release(replaced.index);
-  }
-
-  /** How many times `install` has been called: whether versions came or went since some moment. */
-  get installs(): number {
-    return this.installCount;
   }
 
   /** Lets go of a prepared version that will not be installed. */
