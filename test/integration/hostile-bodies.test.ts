@@ -35,7 +35,9 @@ const ofApi = (route: RecordedRoute) => !isDashboardPage(route.url);
 /** Routes whose body has a schema: a body of any other shape is refused. */
 const validatesBody = (route: RecordedRoute) => ofApi(route) && bodyFieldNames(route).length > 0;
 
-describe.each(backends())('hostile request bodies ($name)', (backend) => {
+// Each test walks every route of the app (hundreds of requests): far past one request's 30 s when
+// the machine is busy with the other test files.
+describe.each(backends())('hostile request bodies ($name)', { timeout: 120_000 }, (backend) => {
   let hostile: HostileApi;
   const prototypes = prototypeSnapshot();
   beforeAll(async () => {

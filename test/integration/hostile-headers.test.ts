@@ -35,7 +35,8 @@ function carries(header: string, credential: string): boolean {
   return /^Bearer +(\S+) *$/i.exec(header)?.[1] === credential;
 }
 
-describe.each(backends())('hostile headers ($name)', (backend) => {
+// Tests here walk every route of the app: far past one request's 30 s when the machine is busy.
+describe.each(backends())('hostile headers ($name)', { timeout: 120_000 }, (backend) => {
   let hostile: HostileApi;
   const prototypes = prototypeSnapshot();
   beforeAll(async () => {

@@ -88,7 +88,8 @@ function decodeLoosely(value: string): string {
   }
 }
 
-describe.each(backends())('hostile paths and query strings ($name)', (backend) => {
+// Tests here walk every route of the app: far past one request's 30 s when the machine is busy.
+describe.each(backends())('hostile paths and query strings ($name)', { timeout: 120_000 }, (backend) => {
   let hostile: HostileApi;
   const prototypes = prototypeSnapshot();
   beforeAll(async () => {

@@ -114,11 +114,12 @@ describeWithSharedBackends('two instances while their Redis hangs', (backend) =>
     redis.freeze();
     const revokedAt = performance.now();
     expect((await first.request('DELETE', `/v1/keys/${keyId}`, { key })).status).toBe(204);
-    await waitUntil(async () => (await second.request('GET', '/v1/usage', { key })).status === 403, 3_000);
+    await waitUntil(async () => (await second.request('GET', '/v1/usage', { key })).status === 403, 5_000);
     const took = performance.now() - revokedAt;
     console.info(`revoked key refused by the other instance after ${Math.round(took)} ms`);
-    // One second of silence before the cache is distrusted, plus the requests' own time.
-    expect(took).toBeLessThanOrEqual(1_500);
+    // One second of silence before the cache is distrusted, plus the requests' own time (seconds
+    // on a loaded machine); a trusted cache would have served the key for a minute.
+    expect(took).toBeLessThanOrEqual(BROADCAST_SILENCE_MS + 2_000);
   });
 
   it('does not make each request wait for a hung Redis, and shares the rate count again once it answers', async () => {
