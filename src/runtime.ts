@@ -48,7 +48,13 @@ import { buildProviderSources } from './sources/providers/providers.js';
 import type { Source } from './sources/source.js';
 import { type AttemptLimiter, RedisAttemptLimiter } from './store/attempt-limiter.js';
 import { type Broadcast, LocalBroadcast, RedisBroadcast } from './store/broadcast.js';
-import { type Database, type Db, embeddedDatabaseCreated, openDatabase } from './store/database.js';
+import {
+  type Database,
+  type Db,
+  type EmbeddedImage,
+  embeddedDatabaseCreated,
+  openDatabase,
+} from './store/database.js';
 import { DatabaseAttemptLimiter, EndedAttemptWindowPurge } from './store/database-attempt-limiter.js';
 import { shippedEmbeddedImage } from './store/embedded-image.js';
 import { RequestRateLimiter } from './store/rate-limiter.js';
@@ -82,7 +88,7 @@ export interface RuntimeOptions {
    * A new embedded database starts from this image (see `embeddedDatabaseImage`); by default, the
    * one the build wrote (`shippedEmbeddedImage`), if any.
    */
-  embeddedDatabaseImage?: Blob;
+  embeddedDatabaseImage?: EmbeddedImage;
   /** Prefix of every Redis key and channel, so that test runs sharing a Redis do not meet. */
   redisKeyPrefix?: string;
   /** Create the `default` account on an empty database (the server does; tests do not). */
@@ -427,8 +433,7 @@ async function openRuntime(options: RuntimeOptions, lists: ListSettings): Promis
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.inMemoryDatabase ? undefined : config.dataDir,
-    embeddedImage:
-      options.embeddedDatabaseImage ?? (config.databaseUrl ? undefined : await shippedEmbeddedImage()),
+    embeddedImage: options.embeddedDatabaseImage ?? (config.databaseUrl ? undefined : shippedEmbeddedImage()),
     poolSize: config.databasePoolSize,
   });
   const redis = config.redisUrl

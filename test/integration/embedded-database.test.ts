@@ -4,7 +4,12 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../src/store/database.js';
+import {
+  type Database,
+  type EmbeddedImage,
+  openDatabase,
+  writeEmbeddedDatabaseFolder,
+} from '../../src/store/database.js';
 import { embeddedPool } from '../../src/store/embedded-pg-connection.js';
 import { LATEST_MIGRATION } from '../../src/store/migrate.js';
 import { embeddedImage } from '../support/embedded-image.js';
@@ -108,27 +113,49 @@ describe('the embedded database through its pg connection', () => {
     }
   });
 
-  it('starts a new data folder from the image of a migrated database, and a restart opens its own files', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'css-image-'));
-    try {
-      const image = await embeddedImage();
-      let onDisk = await openDatabase({ poolSize: 1, dataDir, embeddedImage: image });
-      const migrated = await sql<{
-        name: string;
-      }>`SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1`.execute(onDisk.db);
-      expect(migrated.rows).toEqual([{ name: LATEST_MIGRATION }]);
-      await sql`INSERT INTO list_states (list_id, checked_at) VALUES ('un_sc', now())`.execute(onDisk.db);
-      await onDisk.close();
-      // The folder has its database now: the image is not loaded over it.
-      onDisk = await openDatabase({ poolSize: 1, dataDir, embeddedImage: image });
+  // The tests' image is a tarball PGlite unpacks; the build's is a folder of data files, copied.
+  const images: [string, () => Promise<EmbeddedImage>][] = [
+    ['a tarball', () => embeddedImage()],
+    [
+      'a folder of data files',
+      async () => {
+        const folder = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'css-image-folder-')), 'image');
+        await writeEmbeddedDatabaseFolder(folder);
+        return { folder };
+      },
+    ],
+  ];
+  it.each(images)(
+    'starts a new data folder from the image of a migrated database (%s), and a restart opens its own files',
+    async (_kind, makeImage) => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'css-image-'));
+      const image = await makeImage();
       try {
-        const kept = await sql<{ list_id: string }>`SELECT list_id FROM list_states`.execute(onDisk.db);
-        expect(kept.rows).toEqual([{ list_id: 'un_sc' }]);
-      } finally {
+        // What a start stopped halfway may leave: a copy not finished, a folder with no database.
+        fs.mkdirSync(path.join(dataDir, 'pglite.partial'));
+        fs.writeFileSync(path.join(dataDir, 'pglite.partial', 'PG_VERSION'), '17');
+        fs.mkdirSync(path.join(dataDir, 'pglite'));
+        let onDisk = await openDatabase({ poolSize: 1, dataDir, embeddedImage: image });
+        const migrated = await sql<{
+          name: string;
+        }>`SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1`.execute(onDisk.db);
+        expect(migrated.rows).toEqual([{ name: LATEST_MIGRATION }]);
+        await sql`INSERT INTO list_states (list_id, checked_at) VALUES ('un_sc', now())`.execute(onDisk.db);
         await onDisk.close();
+        expect(fs.existsSync(path.join(dataDir, 'pglite.partial'))).toBe(false);
+        // The folder has its database now: the image is not loaded over it.
+        onDisk = await openDatabase({ poolSize: 1, dataDir, embeddedImage: image });
+        try {
+          const kept = await sql<{ list_id: string }>`SELECT list_id FROM list_states`.execute(onDisk.db);
+          expect(kept.rows).toEqual([{ list_id: 'un_sc' }]);
+        } finally {
+          await onDisk.close();
+        }
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        if (!(image instanceof Blob)) fs.rmSync(path.dirname(image.folder), { recursive: true, force: true });
       }
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+    },
+    60_000,
+  );
 });
