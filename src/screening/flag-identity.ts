@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Flag } from '../sources/flag.js';
+import { contentHash, listRecordHash, withoutKeys } from '../sources/record-hash.js';
 import type { ScreenedFlag } from './screening-result.js';
 
 /**
@@ -19,12 +20,6 @@ const NOT_RECORD_CONTENT: ReadonlySet<string> = new Set([
   'record_hash',
   'previous_decision',
 ]);
-
-/**
- * Keys of a provider's own record that change with every export without the record changing
- * (OpenSanctions' `last_seen` is the date of the latest crawl that saw the entity).
- */
-const EXPORT_BOOKKEEPING: ReadonlySet<string> = new Set(['last_seen']);
 
 /**
  * Every flag with its `id` and `details.record_hash`. The id names the listed record, whatever
@@ -53,45 +48,12 @@ function flagIdOf(flag: Flag, recordHash: string): string {
 
 function recordHashOf(flag: Flag): string {
   const record = flag.details.source_record;
-  if (record !== undefined && record !== null) return listRecordHash(flag.source, record);
-  return contentHash(flag.source, withoutKeys(flag.details, NOT_RECORD_CONTENT, false));
-}
-
-/**
- * The `record_hash` a flag of this listed record gets (its list's own record, `raw`): what a list
- * version's changes are worked out from, without screening anything.
- */
-export function listRecordHash(source: string, sourceRecord: unknown): string {
-  return contentHash(source, withoutKeys(sourceRecord, EXPORT_BOOKKEEPING, true));
-}
-
-function contentHash(source: string, content: unknown): string {
-  return createHash('sha256')
-    .update(canonicalJson([source, content]))
-    .digest('hex');
-}
-
-/** The value with the given keys left out of its objects (nested ones too, unless `topOnly`). */
-function withoutKeys(value: unknown, keys: ReadonlySet<string>, topOnly: boolean): unknown {
-  if (Array.isArray(value)) return topOnly ? value : value.map((v) => withoutKeys(v, keys, false));
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([k]) => !keys.has(k))
-      .map(([k, v]) => [k, topOnly ? v : withoutKeys(v, keys, false)]),
-  );
-}
-
-/** JSON with object keys sorted: the same content hashes the same whatever order it was built in. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  if (record !== undefined && record !== null) {
+    // A list's flag comes with its record's hash, worked out once per list version (PackedEntities).
+    const known = flag.details.record_hash;
+    return typeof known === 'string' ? known : listRecordHash(flag.source, record);
   }
-  return JSON.stringify(value) ?? 'null';
+  return contentHash(flag.source, withoutKeys(flag.details, NOT_RECORD_CONTENT, false));
 }
 
 function shortHash(text: string): string {

@@ -2,7 +2,7 @@ import type { ListEntity } from '../../sources/list-entity.js';
 import { PackedEntities } from '../../sources/lists/packed-entities.js';
 import { chunkNames, type SnapshotChunk } from '../../sources/lists/snapshot-chunks.js';
 import { entityKey, type MatchableEntity, matchableEntity } from '../../sources/matchable-entity.js';
-import { listRecordHash } from '../flag-identity.js';
+import { listRecordHash } from '../../sources/record-hash.js';
 
 /** A record of the new version that the previous one did not have, or had with other content. */
 export interface ChangedRecord {

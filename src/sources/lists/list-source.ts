@@ -57,7 +57,10 @@ export class ListSource implements Source {
       const entity = view.entity(match.key);
       if (!entity) continue;
       flagged.add(entity.source_id);
-      flags.push(weighed(this.entry.toFlag(entity, match, context), entity, query.facts));
+      const flag = this.entry.toFlag(entity, match, context);
+      flags.push(
+        weighed(withRecordHash(flag, list.entities.recordHash(entity.source_id)), entity, query.facts),
+      );
     }
     // A record holding one of the query's identifiers is flagged whatever its name scored.
     const identifiers = query.facts?.identifiers;
@@ -67,7 +70,10 @@ export class ListSource implements Source {
         const entity = list.entities.get(sourceId);
         if (!entity) continue;
         const flag = weighed(
-          this.entry.toFlag(entity, identifierMatch(entity), context),
+          withRecordHash(
+            this.entry.toFlag(entity, identifierMatch(entity), context),
+            list.entities.recordHash(sourceId),
+          ),
           entity,
           query.facts,
         );
@@ -95,4 +101,10 @@ function identifierIndex(entities: PackedEntities): IdentifierIndex {
     identifierIndexes.set(entities, index);
   }
   return index;
+}
+
+/** The flag with its record's hash, which `identifyFlags` then takes instead of working it out. */
+function withRecordHash(flag: Flag, recordHash: string | undefined): Flag {
+  if (recordHash === undefined) return flag;
+  return { ...flag, details: { ...flag.details, record_hash: recordHash } };
 }

@@ -1,5 +1,6 @@
 import type { ListEntity } from '../list-entity.js';
 import { type MatchableEntity, sourceIdOfKey } from '../matchable-entity.js';
+import { listRecordHash } from '../record-hash.js';
 import { recordBounds, type SnapshotChunk } from './snapshot-chunks.js';
 
 /**
@@ -16,6 +17,7 @@ export class PackedEntities implements Iterable<ListEntity> {
   private readonly starts: Uint32Array;
   private readonly ends: Uint32Array;
   private readonly ordinals = new Map<string, number>();
+  private readonly recordHashes = new Map<number, string>();
 
   /** `names[c]` are the names of `chunks[c]`, in the same order (see `chunkNames`). */
   constructor(chunks: readonly SnapshotChunk[], names: readonly (readonly MatchableEntity[])[]) {
@@ -48,6 +50,23 @@ export class PackedEntities implements Iterable<ListEntity> {
     if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= this.length) return undefined;
     const text = this.texts[this.chunkOf[ordinal]!]!;
     return JSON.parse(text.toString('utf8', this.starts[ordinal], this.ends[ordinal])) as ListEntity;
+  }
+
+  /**
+   * The `record_hash` of the record with this `source_id`, or `undefined`: worked out at its first
+   * flag (from the record as stored) and remembered while the version is in service, since the same
+   * records are flagged screening after screening and the hash costs more than finding them.
+   */
+  recordHash(sourceId: string): string | undefined {
+    const ordinal = this.ordinals.get(sourceId);
+    if (ordinal === undefined) return undefined;
+    let hash = this.recordHashes.get(ordinal);
+    if (hash === undefined) {
+      const entity = this.at(ordinal)!;
+      hash = listRecordHash(entity.source, entity.raw);
+      this.recordHashes.set(ordinal, hash);
+    }
+    return hash;
   }
 
   /** Decodes every entity in order: for tools and tests, never on a screening's path. */

@@ -3,6 +3,7 @@ import type { ListEntity } from '../../../src/sources/list-entity.js';
 import { PackedEntities } from '../../../src/sources/lists/packed-entities.js';
 import { chunkEntities, chunkNames, type SnapshotChunk } from '../../../src/sources/lists/snapshot-chunks.js';
 import { matchableEntity } from '../../../src/sources/matchable-entity.js';
+import { listRecordHash } from '../../../src/sources/record-hash.js';
 import { FIXTURE_ENTITY_COUNTS } from '../../support/real-lists.js';
 import { parseFromMirror } from './mirror.js';
 
@@ -75,6 +76,20 @@ describe('list entities packed as text and decoded on demand', () => {
     first.names.length = 0;
     first.raw.FLAG = false;
     expect(packed.at(0)).toEqual(awkward);
+  });
+
+  it("gives each record's hash as a flag of the record computes it, the same at every call", async () => {
+    const un = await parseFromMirror('un_sc');
+    const packed = pack(chunkEntities(un.entities, CHUNK_BYTES));
+    for (const entity of un.entities.slice(0, 50)) {
+      const expected = listRecordHash(entity.source, entity.raw);
+      expect(packed.recordHash(entity.source_id)).toBe(expected);
+      // A caller changing a decoded record changes neither the record nor its remembered hash.
+      packed.get(entity.source_id)!.raw.CHANGED = 'yes';
+      expect(packed.recordHash(entity.source_id)).toBe(expected);
+    }
+    expect(new Set(un.entities.map((e) => packed.recordHash(e.source_id))).size).toBe(un.entities.length);
+    expect(packed.recordHash('nope')).toBeUndefined();
   });
 
   it('an unknown source id or a position outside the list finds nothing', () => {
