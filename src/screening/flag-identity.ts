@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Flag } from '../sources/flag.js';
+import { registeredList } from '../sources/lists/list-registry.js';
 import { contentHash, listRecordHash, withoutKeys } from '../sources/record-hash.js';
 import type { ScreenedFlag } from './screening-result.js';
 
@@ -51,7 +52,8 @@ function recordHashOf(flag: Flag): string {
   if (record !== undefined && record !== null) {
     // A list's flag comes with its record's hash, worked out once per list version (PackedEntities).
     const known = flag.details.record_hash;
-    return typeof known === 'string' ? known : listRecordHash(flag.source, record);
+    if (typeof known === 'string' && registeredList(flag.source)) return known;
+    return listRecordHash(flag.source, record);
   }
   return contentHash(flag.source, withoutKeys(flag.details, NOT_RECORD_CONTENT, false));
 }

@@ -196,6 +196,12 @@ async function openPglite(
  * files an image was being unpacked into, and a copy not finished.
  */
 async function removeUnfinishedStart(files: string): Promise<void> {
+  // Control data without PG_VERSION is a damaged database, not an unfinished start: never removed.
+  if (fs.existsSync(path.join(files, 'global', 'pg_control'))) {
+    throw new Error(
+      `${files} holds database files but no PG_VERSION: restore that file or move the folder away; it is not overwritten.`,
+    );
+  }
   await fs.promises.rm(files, { recursive: true, force: true });
   await fs.promises.rm(`${files}.partial`, { recursive: true, force: true });
 }

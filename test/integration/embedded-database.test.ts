@@ -114,6 +114,7 @@ describe('the embedded database through its pg connection', () => {
   });
 
   // The tests' image is a tarball PGlite unpacks; the build's is a folder of data files, copied.
+  const IMAGE_MARKER = 'copied-from-image';
   const images: [string, () => Promise<EmbeddedImage>][] = [
     ['a tarball', () => embeddedImage()],
     [
@@ -121,6 +122,8 @@ describe('the embedded database through its pg connection', () => {
       async () => {
         const folder = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'css-image-folder-')), 'image');
         await writeEmbeddedDatabaseFolder(folder);
+        // PostgreSQL ignores a file of its own in the data folder: it shows the copy was made.
+        fs.writeFileSync(path.join(folder, IMAGE_MARKER), 'copied');
         return { folder };
       },
     ],
@@ -135,7 +138,12 @@ describe('the embedded database through its pg connection', () => {
         fs.mkdirSync(path.join(dataDir, 'pglite.partial'));
         fs.writeFileSync(path.join(dataDir, 'pglite.partial', 'PG_VERSION'), '17');
         fs.mkdirSync(path.join(dataDir, 'pglite'));
+        fs.writeFileSync(path.join(dataDir, 'pglite', 'left-over'), 'x');
         let onDisk = await openDatabase({ poolSize: 1, dataDir, embeddedImage: image });
+        expect(fs.existsSync(path.join(dataDir, 'pglite', 'left-over'))).toBe(false);
+        if (!(image instanceof Blob)) {
+          expect(fs.readFileSync(path.join(dataDir, 'pglite', IMAGE_MARKER), 'utf8')).toBe('copied');
+        }
         const migrated = await sql<{
           name: string;
         }>`SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1`.execute(onDisk.db);
@@ -158,4 +166,24 @@ describe('the embedded database through its pg connection', () => {
     },
     60_000,
   );
+
+  it('refuses to start over database files that lost their PG_VERSION, and leaves them as they are', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'css-image-'));
+    try {
+      fs.mkdirSync(path.join(dataDir, 'pglite', 'global'), { recursive: true });
+      fs.writeFileSync(path.join(dataDir, 'pglite', 'global', 'pg_control'), 'control data');
+      await expect(
+        openDatabase({ poolSize: 1, dataDir, embeddedImage: await embeddedImage() }),
+      ).rejects.toThrow(/no PG_VERSION/);
+      expect(fs.readFileSync(path.join(dataDir, 'pglite', 'global', 'pg_control'), 'utf8')).toBe(
+        'control data',
+      );
+      // The folder is not left locked: a start after the operator's repair can take it.
+      fs.rmSync(path.join(dataDir, 'pglite'), { recursive: true });
+      const repaired = await openDatabase({ poolSize: 1, dataDir, embeddedImage: await embeddedImage() });
+      await repaired.close();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
