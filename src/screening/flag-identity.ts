@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Flag } from '../sources/flag.js';
-import { registeredList } from '../sources/lists/list-registry.js';
 import { contentHash, listRecordHash, withoutKeys } from '../sources/record-hash.js';
 import type { ScreenedFlag } from './screening-result.js';
 
@@ -30,8 +29,8 @@ const NOT_RECORD_CONTENT: ReadonlySet<string> = new Set([
  * whatever depends on the query (see NOT_RECORD_CONTENT).
  */
 export function identifyFlags(flags: readonly Flag[]): ScreenedFlag[] {
-  return flags.map((flag) => {
-    const recordHash = recordHashOf(flag);
+  return flags.map(({ recordHash: given, ...flag }) => {
+    const recordHash = given ?? recordHashOf(flag);
     return {
       id: flagIdOf(flag, recordHash),
       ...flag,
@@ -49,12 +48,7 @@ function flagIdOf(flag: Flag, recordHash: string): string {
 
 function recordHashOf(flag: Flag): string {
   const record = flag.details.source_record;
-  if (record !== undefined && record !== null) {
-    // A list's flag comes with its record's hash, worked out once per list version (PackedEntities).
-    const known = flag.details.record_hash;
-    if (typeof known === 'string' && registeredList(flag.source)) return known;
-    return listRecordHash(flag.source, record);
-  }
+  if (record !== undefined && record !== null) return listRecordHash(flag.source, record);
   return contentHash(flag.source, withoutKeys(flag.details, NOT_RECORD_CONTENT, false));
 }
 

@@ -11,4 +11,10 @@ export interface Flag {
   /** 0 to 1; 1.0 exactly when the prepared query equals a prepared name of the entity. */
   match_score: number;
   details: Record<string, unknown>;
+  /**
+   * The hash of `details.source_record` (`listRecordHash`), when the source has it at hand (a list
+   * version remembers each record's): `identifyFlags` takes it as the flag's `record_hash` instead
+   * of working it out, and the answer does not carry this field.
+   */
+  recordHash?: string;
 }

@@ -101,15 +101,7 @@ export function connectPostgres(url: string, poolSize: number): Database {
  * of CPU that loading the image does not (the migrations then find nothing left to apply).
  */
 export async function embeddedDatabaseImage(): Promise<Blob> {
-  const { database, pglite } = await openPglite(undefined, undefined);
-  try {
-    await migrateToLatest(database.db as Kysely<unknown>);
-    // Written to the data files, so that the copy starts without replaying the WAL.
-    await pglite.exec('CHECKPOINT');
-    return await pglite.dumpDataDir('none');
-  } finally {
-    await database.close();
-  }
+  return withMigratedPglite(undefined, (pglite) => pglite.dumpDataDir('none'));
 }
 
 /**
@@ -119,15 +111,28 @@ export async function embeddedDatabaseImage(): Promise<Blob> {
 export async function writeEmbeddedDatabaseFolder(folder: string): Promise<void> {
   const work = `${folder}.partial`;
   fs.rmSync(work, { recursive: true, force: true });
-  const { database, pglite } = await openPglite(work, undefined);
+  await withMigratedPglite(work, async () => {});
+  fs.renameSync(path.join(work, EMBEDDED_FILES), folder);
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
+/**
+ * Opens an empty embedded database (in `dataDir`, or in memory), migrates it as `openDatabase`
+ * does, writes everything to its data files, runs `use` and closes it: what an image is made of.
+ */
+async function withMigratedPglite<T>(
+  dataDir: string | undefined,
+  use: (pglite: PGlite) => Promise<T>,
+): Promise<T> {
+  const { database, pglite } = await openPglite(dataDir, undefined);
   try {
     await migrateToLatest(database.db as Kysely<unknown>);
+    // Written to the data files, so that a copy starts without replaying the WAL.
     await pglite.exec('CHECKPOINT');
+    return await use(pglite);
   } finally {
     await database.close();
   }
-  fs.renameSync(path.join(work, EMBEDDED_FILES), folder);
-  fs.rmSync(work, { recursive: true, force: true });
 }
 
 /** Whether the embedded database in `dataDir` has been created (by an earlier start). */

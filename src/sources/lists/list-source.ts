@@ -58,9 +58,8 @@ export class ListSource implements Source {
       if (!entity) continue;
       flagged.add(entity.source_id);
       const flag = this.entry.toFlag(entity, match, context);
-      flags.push(
-        weighed(withRecordHash(flag, list.entities.recordHash(entity.source_id)), entity, query.facts),
-      );
+      const recordHash = list.entities.recordHash(entity.source_id);
+      flags.push(weighed({ ...flag, recordHash }, entity, query.facts));
     }
     // A record holding one of the query's identifiers is flagged whatever its name scored.
     const identifiers = query.facts?.identifiers;
@@ -69,11 +68,9 @@ export class ListSource implements Source {
         if (flagged.has(sourceId)) continue;
         const entity = list.entities.get(sourceId);
         if (!entity) continue;
+        const found = this.entry.toFlag(entity, identifierMatch(entity), context);
         const flag = weighed(
-          withRecordHash(
-            this.entry.toFlag(entity, identifierMatch(entity), context),
-            list.entities.recordHash(sourceId),
-          ),
+          { ...found, recordHash: list.entities.recordHash(sourceId) },
           entity,
           query.facts,
         );
@@ -101,10 +98,4 @@ function identifierIndex(entities: PackedEntities): IdentifierIndex {
     identifierIndexes.set(entities, index);
   }
   return index;
-}
-
-/** The flag with its record's hash, which `identifyFlags` then takes instead of working it out. */
-function withRecordHash(flag: Flag, recordHash: string | undefined): Flag {
-  if (recordHash === undefined) return flag;
-  return { ...flag, details: { ...flag.details, record_hash: recordHash } };
 }

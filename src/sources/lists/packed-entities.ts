@@ -53,9 +53,9 @@ export class PackedEntities implements Iterable<ListEntity> {
   }
 
   /**
-   * The `record_hash` of the record with this `source_id`, or `undefined`: worked out at its first
-   * flag (from the record as stored) and remembered while the version is in service, since the same
-   * records are flagged screening after screening and the hash costs more than finding them.
+   * The `record_hash` of the record with this `source_id` (`Flag.recordHash`), or `undefined`:
+   * worked out at its first flag (from the record as stored) and remembered while the version is
+   * in service, since the same records are flagged screening after screening.
    */
   recordHash(sourceId: string): string | undefined {
     const ordinal = this.ordinals.get(sourceId);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { identifyFlags } from '../../../src/screening/flag-identity.js';
 import type { Flag } from '../../../src/sources/flag.js';
+import { listRecordHash } from '../../../src/sources/record-hash.js';
 
 const listFlag = (details: Record<string, unknown>, score = 0.9): Flag => ({
   type: 'sanctions',
@@ -29,6 +30,16 @@ describe('flag identity', () => {
     expect(a!.id).toBe('ofac_sdn:36');
     expect(b!.id).toBe('ofac_sdn:36');
     expect(b!.details.record_hash).toBe(a!.details.record_hash);
+  });
+
+  it('takes the record hash its source remembered, as it would work it out, and answers without that field', () => {
+    const [computed] = identifyFlags([listFlag({})]);
+    const given = listRecordHash('ofac_sdn', listFlag({}).details.source_record);
+    expect(computed!.details.record_hash).toBe(given);
+    const [taken] = identifyFlags([{ ...listFlag({}), recordHash: 'remembered' }]);
+    expect(taken!.details.record_hash).toBe('remembered');
+    expect(taken!.id).toBe('ofac_sdn:36');
+    expect(taken).not.toHaveProperty('recordHash');
   });
 
   it('changes the record hash when the list changes the record, whatever the order of its keys', () => {
