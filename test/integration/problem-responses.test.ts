@@ -109,6 +109,30 @@ describe.each(backends())('problem responses ($name)', (backend) => {
     );
   });
 
+  it('names the allowed values of a field that takes a few, in one item per field', async () => {
+    const screened = await api.request('POST', '/v1/screen', {
+      key,
+      body: { query: 'John Smith', type: 'human' },
+    });
+    expectProblem(screened, 422, 'validation-failed');
+    expect(screened.body.errors).toEqual([
+      { pointer: '/type', detail: 'must be one of person, organization, vessel, aircraft, entity' },
+    ]);
+    const account = (await api.createAccount()).account;
+    const limited = await api.request('PATCH', `/admin/v1/accounts/${account.id}`, {
+      key: TEST_ADMIN_TOKEN,
+      body: { rate_limit_per_minute: 0, plan: 'gold' },
+    });
+    expectProblem(limited, 422, 'validation-failed');
+    expect(limited.body.errors).toEqual(
+      expect.arrayContaining([
+        { pointer: '/rate_limit_per_minute', detail: 'must be >= 1, or must be null' },
+        { pointer: '/plan', detail: expect.stringMatching(/^must be one of starter, [a-z, ]+$/) },
+      ]),
+    );
+    expect(limited.body.errors).toHaveLength(2);
+  });
+
   it('answers a docs file path the file server refuses (a NUL byte) with 404, not 500', async () => {
     for (const path of ['/docs/static/index.html%00.js', '/docs/static/%00', '/docs/static/a%00b']) {
       expectProblem(await api.request('GET', path), 404, 'not-found');
