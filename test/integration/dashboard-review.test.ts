@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REVIEW_QUEUE_MAX_FLAGS } from '../../src/screening/decisions/review-queue.js';
 import { backends } from '../support/backends.js';
 import { accountWithUser, DashboardClient } from '../support/dashboard-client.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -82,5 +83,25 @@ describe.each(backends())('dashboard review queue ($name)', (backend) => {
     );
     expect(await review(user)).toEqual(['bnk uk limited [decided]', 'bnk uk limited [twice]']);
     expect(await review(other)).toEqual(['bnk uk limited [theirs]']);
+  });
+
+  it('says when more flags wait than the queue shows, and shows the newest', async () => {
+    const user = await accountWithUser(api);
+    // The per-minute rate limit counts real time; the screenings here are many, quickly.
+    await api.admin('PATCH', `/admin/v1/accounts/${user.accountId}`, { rate_limit_per_minute: 100_000 });
+    const browser = new DashboardClient(api.baseUrl);
+    expect((await browser.signIn(user.email, user.password)).status).toBe(303);
+    for (let party = 1; party <= REVIEW_QUEUE_MAX_FLAGS; party++)
+      await screen(user.key, { query: LISTED, reference: `party-${party}` });
+    const full = (await browser.get('/dashboard/review')).body;
+    expect(queuedNames(full)).toHaveLength(REVIEW_QUEUE_MAX_FLAGS);
+    expect(full).not.toContain('id="queue-more"');
+    await screen(user.key, { query: LISTED, reference: 'party-newest' });
+    const over = (await browser.get('/dashboard/review')).body;
+    const names = queuedNames(over);
+    expect(names).toHaveLength(REVIEW_QUEUE_MAX_FLAGS);
+    expect(names[0]).toBe('bnk uk limited [party-newest]');
+    expect(names).not.toContain('bnk uk limited [party-1]');
+    expect(over).toMatch(/id="queue-more">More flags are waiting than the 100 newest shown here/);
   });
 });

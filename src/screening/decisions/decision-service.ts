@@ -16,7 +16,7 @@ import {
   subjectOfScreening,
   withdrawDecision,
 } from './decision-store.js';
-import { type QueuedFlag, REVIEW_QUEUE_DAYS_DEFAULT, reviewQueue } from './review-queue.js';
+import { REVIEW_QUEUE_DAYS_DEFAULT, type ReviewQueue, reviewQueue } from './review-queue.js';
 
 /** Longest note of a decision, in characters after trimming; a note is required. */
 export const DECISION_NOTE_MAX_CHARS = 2_000;
@@ -100,7 +100,7 @@ export class DecisionService {
   }
 
   /** The flags waiting for a decision, of the account's screenings of the last `days` days. */
-  queue(accountId: string, days = REVIEW_QUEUE_DAYS_DEFAULT): Promise<QueuedFlag[]> {
+  queue(accountId: string, days = REVIEW_QUEUE_DAYS_DEFAULT): Promise<ReviewQueue> {
     const since = new Date(this.deps.clock.now().getTime() - days * 24 * 60 * 60 * 1000);
     return reviewQueue(this.deps.db, accountId, since);
   }

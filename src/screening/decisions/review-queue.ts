@@ -7,6 +7,12 @@ import type { ScreenedFlag } from '../screening-result.js';
 export const REVIEW_QUEUE_DAYS_DEFAULT = 30;
 export const REVIEW_QUEUE_MAX_FLAGS = 100;
 
+/** The flags waiting, newest first, at most REVIEW_QUEUE_MAX_FLAGS; `more`: older ones wait too. */
+export interface ReviewQueue {
+  flags: QueuedFlag[];
+  more: boolean;
+}
+
 /** One flag waiting for an analyst: the flag, and the screening it came from. */
 export interface QueuedFlag {
   screeningId: string;
@@ -23,7 +29,7 @@ export interface QueuedFlag {
  * first. A subject screened again and again raises its record once: only its latest screening's
  * flag is listed.
  */
-export async function reviewQueue(db: Db, accountId: string, since: Date): Promise<QueuedFlag[]> {
+export async function reviewQueue(db: Db, accountId: string, since: Date): Promise<ReviewQueue> {
   const { rows } = await sql<{
     screening_id: string;
     entity: string;
@@ -45,8 +51,8 @@ export async function reviewQueue(db: Db, accountId: string, since: Date): Promi
       ORDER BY s.subject_key, f.value->>'id', s.created_at DESC, s.id DESC
     ) latest
     ORDER BY created_at DESC, screening_id DESC
-    LIMIT ${REVIEW_QUEUE_MAX_FLAGS}`.execute(db);
-  return rows.map((row) => ({
+    LIMIT ${REVIEW_QUEUE_MAX_FLAGS + 1}`.execute(db);
+  const flags = rows.slice(0, REVIEW_QUEUE_MAX_FLAGS).map((row) => ({
     screeningId: row.screening_id,
     entity: row.entity,
     reference: row.reference,
@@ -54,4 +60,5 @@ export async function reviewQueue(db: Db, accountId: string, since: Date): Promi
     screenedAt: new Date(row.created_at).toISOString(),
     flag: row.flag,
   }));
+  return { flags, more: rows.length > REVIEW_QUEUE_MAX_FLAGS };
 }
