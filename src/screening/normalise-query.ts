@@ -14,12 +14,28 @@ const FOLDING_BEYOND_LOWERCASE: Readonly<Record<string, string>> = {
 const FOLDING_PATTERN = new RegExp(`[${Object.keys(FOLDING_BEYOND_LOWERCASE).join('')}]`, 'gu');
 
 /**
+ * Characters that show nothing, or reorder what is shown, and take no part in matching: control
+ * characters (NUL among them, which the database cannot store), zero-width spaces and joiners of
+ * words, soft hyphens, byte order marks and the bidirectional embeddings, overrides and isolates.
+ * Left in the reported name, they would make the history and the review queue show another name
+ * than the one screened (`‮nituP` reads as Putin backwards). The zero-width (non-)joiners stay:
+ * Persian and Indic names need them to be written right.
+ */
+const INVISIBLE = /[\p{Cc}\u00ad\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/gu;
+
+/**
  * The screened entity as the API reports it: trimmed, NFKC-normalised (full-width letters,
- * ligatures and composed accents become their canonical form), whitespace collapsed and
- * case-folded (Unicode full folding, not locale rules: Turkish İ folds to i + combining dot).
+ * ligatures and composed accents become their canonical form), invisible characters removed,
+ * whitespace collapsed and case-folded (Unicode full folding, not locale rules: Turkish İ folds to
+ * i + combining dot).
  */
 export function normaliseQuery(query: string): string {
-  const nfkc = query.normalize('NFKC').trim().replace(/\s+/gu, ' ');
+  const nfkc = query
+    .normalize('NFKC')
+    .replace(/\s+/gu, ' ')
+    .replace(INVISIBLE, '')
+    .trim()
+    .replace(/ {2,}/g, ' ');
   const folded = nfkc.toLowerCase().replace(FOLDING_PATTERN, (c) => FOLDING_BEYOND_LOWERCASE[c] ?? c);
   return folded.normalize('NFKC');
 }

@@ -156,6 +156,16 @@ describe.each(backends())('screening: the contract of each status ($name)', (sha
     expect((await screen(key, { query })).status).toBe(200);
   });
 
+  it('reports the screened name without the invisible characters it held, NUL among them', async () => {
+    const { key } = await api.createAccount();
+    const reversed = await screen(key, { query: '\u202eniteP rimidalV' });
+    expect(reversed.status).toBe(200);
+    expect(reversed.body.entity).toBe('nitep rimidalv');
+    const hidden = await screen(key, { query: 'Acme\u0000 Tra\u200bding\u00ad Ltd' });
+    expect(hidden.status).toBe(200);
+    expect(hidden.body.entity).toBe('acme trading ltd');
+  });
+
   it('names the unknown source ids in the 422', async () => {
     const { key } = await api.createAccount();
     const response = await screen(key, { query: 'Acme', options: { sources: ['interpol', 'un_sc', 'fbi'] } });

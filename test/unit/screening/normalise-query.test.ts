@@ -12,6 +12,11 @@ describe('query normalisation', () => {
     ['ΟΔΥΣΣΕΥΣ', 'οδυσσευσ'],
     ['ﬁnance', 'finance'],
     ['Владимир ПУТИН', 'владимир путин'],
+    ['Vla\u200bdimir Pu\u00adtin', 'vladimir putin'],
+    ['\u202eniteP rimidalV', 'nitep rimidalv'],
+    ['A\u0000B \u2066Co\u2069 \ufeff', 'ab co'],
+    ['Ali \u200e\u200f Reza', 'ali reza'],
+    ['\u0645\u06cc\u200c\u0631\u0636\u0627', '\u0645\u06cc\u200c\u0631\u0636\u0627'],
   ])('turns %j into %j', (input, expected) => {
     expect(normaliseQuery(input)).toBe(expected);
   });
