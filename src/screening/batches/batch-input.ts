@@ -181,7 +181,7 @@ export function checkBatchItems(
       ...(item.identifiers !== undefined ? { identifiers: item.identifiers } : {}),
       ...(item.options || submission.options ? { options: { ...submission.options, ...item.options } } : {}),
     };
-    const checked = resolveItem(index, request, plan, configured, today);
+    const checked = resolveItem(index, submission.lines?.[index], request, plan, configured, today);
     if ('errors' in checked) errors.push(...checked.errors);
     return { index, reference: item.reference ?? null, request, resolved: checked.resolved };
   });
@@ -197,8 +197,10 @@ function itemIndexOf(error: FieldError): number {
   return Number(error.pointer.split('/')[2]);
 }
 
+/** An item checked as `POST /v1/screen` checks a request; a CSV's item names its `line` in each error. */
 function resolveItem(
   index: number,
+  line: number | undefined,
   request: ScreeningRequest,
   plan: Plan,
   configured: readonly Source[],
@@ -210,7 +212,7 @@ function resolveItem(
     if (!(error instanceof ServiceError) || error.code !== 'validation-failed') throw error;
     const errors = error.fieldErrors.map((e) => ({
       pointer: `/items/${index}${e.pointer}`,
-      detail: e.detail,
+      detail: line === undefined ? e.detail : `line ${line}: ${e.detail}`,
     }));
     return { errors, resolved: undefined };
   }

@@ -69,7 +69,15 @@ describe('batch input', () => {
         pointer: '/items/1/type',
         detail: 'line 3: must be one of person, organization, vessel, aircraft, entity',
       },
-      { pointer: '/items/2/query', detail: expect.stringContaining('must be') },
+      { pointer: '/items/2/query', detail: expect.stringMatching(/^line 4: must be/) },
+    ]);
+    // The facts are checked later, as a single screening's: each error still names its line.
+    const facts = refusal(() =>
+      checkCsv('query,date_of_birth,countries\r\nA Name,1990-13-01,FR\r\nB Name,1990,XX\r\n'),
+    );
+    expect(facts.fieldErrors.map((e) => [e.pointer, e.detail.split(':')[0]])).toEqual([
+      ['/items/0/date_of_birth', 'line 2'],
+      ['/items/1/countries/0', 'line 3'],
     ]);
     expect(refusal(() => submissionFromCsv('query\r\n"unclosed\r\n')).code).toBe('validation-failed');
   });
