@@ -74,7 +74,8 @@ async function renderConsole(
 ) {
   const user = request.dashboardUser!;
   const usage = await ctx.usage.usage(subjectOf(user));
-  const adverseMedia = PLANS[user.plan].adverseMedia;
+  // Offered where the plan has it and a source can answer it (GDELT may be switched off).
+  const adverseMedia = PLANS[user.plan].adverseMedia && ctx.screening.hasAdverseMedia();
   return reply.code(status).viewAsync('console', {
     title: 'Screen a name',
     nav: 'screen',

@@ -121,6 +121,11 @@ export class ScreeningService {
     this.decided = deps.decided ?? new DecidedSubjects(deps.db, false);
   }
 
+  /** Whether a source of adverse media is configured here (the dashboard offers it only then). */
+  hasAdverseMedia(): boolean {
+    return this.deps.sources().some((source) => source.kind === 'adverse_media');
+  }
+
   async screen(key: ScreeningSubject, request: ScreeningRequest): Promise<ScreeningResult> {
     return answer(await this.screenOnce(key, request));
   }

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { accountWithUser, DashboardClient } from '../support/dashboard-client.js';
 import { fixture } from '../support/provider-server.js';
 import { describeProvider, type ProviderUnderTest } from '../support/provider-tests.js';
 
@@ -70,6 +71,19 @@ describeProvider(GDELT, {
       expect(response.body.sources_queried).toEqual([OFFICIAL_LIST]);
       expect(response.body.flags).toEqual([]);
       expect(gdelt.server.requests).toHaveLength(0);
+    });
+
+    it('offers adverse media on the dashboard console of a Professional account, not a Starter one', async () => {
+      const user = await accountWithUser(gdelt.api);
+      const browser = new DashboardClient(gdelt.api.baseUrl);
+      expect((await browser.signIn(user.email, user.password)).status).toBe(303);
+      expect((await browser.get('/dashboard/screen')).body).toMatch(
+        /name="adverse_media" value="yes" checked/,
+      );
+      const starter = await accountWithUser(gdelt.api, 'starter');
+      const theirs = new DashboardClient(gdelt.api.baseUrl);
+      expect((await theirs.signIn(starter.email, starter.password)).status).toBe(303);
+      expect((await theirs.get('/dashboard/screen')).body).not.toMatch(/name="adverse_media"/);
     });
 
     it('leaves adverse media out when a Professional account turns it off', async () => {
