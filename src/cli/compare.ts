@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { compareNames, QUERY_TYPES, type QueryType } from '../matching/index.js';
+import { explanationForApi } from '../sources/list-flag.js';
 
 /**
  * `screening compare [--type person|organization|vessel|aircraft|entity] "NAME A" "NAME B"` prints one comparison as JSON;
@@ -83,7 +84,8 @@ export async function runCompare(args: string[], io: CompareIo): Promise<number>
     score: result.score,
     prepared_a: result.preparedA,
     prepared_b: result.preparedB,
-    explanation: result.explanation,
+    // Written as the API writes a flag's `details.match_explanation`.
+    explanation: explanationForApi(result.explanation),
   };
   io.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
   return 0;

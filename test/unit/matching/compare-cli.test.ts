@@ -19,7 +19,8 @@ describe('screening compare', () => {
     expect(code).toBe(0);
     const result = JSON.parse(out);
     expect(result).toMatchObject({ score: 1, prepared_a: 'SIEMENS <JSC>', prepared_b: 'SIEMENS <JSC>' });
-    expect(result.explanation.matchedName).toBe('Siemens Aktiengesellschaft');
+    expect(result.explanation.matched_name).toBe('Siemens Aktiengesellschaft');
+    expect(result.explanation.unmatched_query_tokens).toEqual(expect.any(Array));
   });
 
   it('answers every JSON line on stdin with one score line, in order', async () => {
