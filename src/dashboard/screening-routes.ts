@@ -138,7 +138,8 @@ function readForm(request: FastifyRequest, user: SignedInUser) {
     options: {
       threshold,
       sources: form.sources.length > 0 ? form.sources : undefined,
-      // Offered only where the plan has adverse media; elsewhere the plan's default (none) applies.
+      // The box is offered where the plan has adverse media (and a source of it is configured);
+      // elsewhere the plan's default (none) applies.
       include_adverse_media: PLANS[user.plan].adverseMedia ? form.adverseMedia : undefined,
     },
   };

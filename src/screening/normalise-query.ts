@@ -14,14 +14,20 @@ const FOLDING_BEYOND_LOWERCASE: Readonly<Record<string, string>> = {
 const FOLDING_PATTERN = new RegExp(`[${Object.keys(FOLDING_BEYOND_LOWERCASE).join('')}]`, 'gu');
 
 /**
- * Characters that show nothing, or reorder what is shown, and take no part in matching: control
- * characters (NUL among them, which the database cannot store), zero-width spaces and joiners of
- * words, soft hyphens, byte order marks and the bidirectional embeddings, overrides and isolates.
- * Left in the reported name, they would make the history and the review queue show another name
- * than the one screened (`‮nituP` reads as Putin backwards). The zero-width (non-)joiners stay:
- * Persian and Indic names need them to be written right.
+ * Characters that show nothing, or reorder what is shown: control characters other than the
+ * whitespace ones (which become spaces), and format characters (zero-width spaces, soft hyphens,
+ * byte order marks, bidirectional marks, embeddings, overrides and isolates, tag characters). Left
+ * in the reported name, they would make the history and the review queue show another name than
+ * the one screened (`\u202enituP` reads as Putin backwards), and some would change the match (a
+ * soft hyphen split a Cyrillic word in two). The zero-width (non-)joiners stay: Persian and Indic
+ * names need them to be written right.
  */
-const INVISIBLE = /[\p{Cc}\u00ad\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/gu;
+const INVISIBLE = /(?![\t\n\v\f\r\u200c\u200d])[\p{Cc}\p{Cf}]/gu;
+
+/** `text` without the characters that show nothing (see INVISIBLE). */
+export function visibleText(text: string): string {
+  return text.replace(INVISIBLE, '');
+}
 
 /**
  * The screened entity as the API reports it: trimmed, NFKC-normalised (full-width letters,
@@ -30,12 +36,7 @@ const INVISIBLE = /[\p{Cc}\u00ad\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u20
  * i + combining dot).
  */
 export function normaliseQuery(query: string): string {
-  const nfkc = query
-    .normalize('NFKC')
-    .replace(/\s+/gu, ' ')
-    .replace(INVISIBLE, '')
-    .trim()
-    .replace(/ {2,}/g, ' ');
+  const nfkc = visibleText(query.normalize('NFKC')).trim().replace(/\s+/gu, ' ');
   const folded = nfkc.toLowerCase().replace(FOLDING_PATTERN, (c) => FOLDING_BEYOND_LOWERCASE[c] ?? c);
   return folded.normalize('NFKC');
 }

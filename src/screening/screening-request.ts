@@ -2,7 +2,7 @@ import type { Plan } from '../accounts/plans.js';
 import { type FieldError, ServiceError } from '../errors.js';
 import type { QueryFacts } from '../matching/index.js';
 import type { Source } from '../sources/source.js';
-import { codePointLength, holdsLetterOrDigit, normaliseQuery } from './normalise-query.js';
+import { codePointLength, holdsLetterOrDigit, normaliseQuery, visibleText } from './normalise-query.js';
 import { resolveScreeningFacts, type ScreeningFactsRequest } from './screening-facts.js';
 import {
   DEFAULT_MATCH_THRESHOLD,
@@ -63,19 +63,20 @@ export function resolveScreeningRequest(
     ]);
   }
   const query = request.query ?? facts.identifiers![0]!.value;
-  const length = codePointLength(query.trim());
+  const entity = normaliseQuery(query);
+  if (!holdsLetterOrDigit(entity)) {
+    throw invalid('The query holds no letter or digit.', [
+      { pointer: '/query', detail: 'must hold at least one letter or digit' },
+    ]);
+  }
+  // Counted as shown: characters that show nothing are not part of the name (normaliseQuery).
+  const length = codePointLength(visibleText(query).trim());
   if (length < QUERY_MIN_CODE_POINTS || length > QUERY_MAX_CODE_POINTS) {
     throw invalid('The query is too short or too long.', [
       {
         pointer: '/query',
         detail: `must be ${QUERY_MIN_CODE_POINTS} to ${QUERY_MAX_CODE_POINTS} characters after trimming (got ${length})`,
       },
-    ]);
-  }
-  const entity = normaliseQuery(query);
-  if (!holdsLetterOrDigit(entity)) {
-    throw invalid('The query holds no letter or digit.', [
-      { pointer: '/query', detail: 'must hold at least one letter or digit' },
     ]);
   }
   const reference = request.reference?.trim() || undefined;

@@ -88,9 +88,25 @@ describe.each(backends())('problem responses ($name)', (backend) => {
     expectProblem(response, 400, 'malformed-request');
   });
 
-  it('answers characters the database cannot store (NUL) with 422, not 500', async () => {
-    const response = await api.request('POST', '/v1/keys', { key, body: { name: 'a\u0000b' } });
-    expectProblem(response, 422, 'validation-failed');
+  it('answers a NUL character, which no database text can hold, with 422 at its field, counting nothing', async () => {
+    const named = await api.request('POST', '/v1/keys', { key, body: { name: 'a\u0000b' } });
+    expectProblem(named, 422, 'validation-failed');
+    expect(named.body.errors).toEqual([{ pointer: '/name', detail: 'must not hold a NUL character' }]);
+    const fresh = await api.createAccount();
+    for (const [path, body] of [
+      ['/v1/screen', { query: 'Zeta\u0000 Corp' }],
+      [
+        '/v1/monitors',
+        { query: 'Zeta Corp', reference: 'r\u0000', identifiers: [{ type: 'passport', value: '1\u00002' }] },
+      ],
+    ] as const) {
+      const refused = await api.request('POST', path, { key: fresh.key, body });
+      expectProblem(refused, 422, 'validation-failed');
+      expect(refused.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(
+        path === '/v1/screen' ? ['/query'] : ['/reference', '/identifiers/0/value'],
+      );
+    }
+    expect((await api.request('GET', '/v1/usage', { key: fresh.key })).body.current_month.count).toBe(0);
   });
 
   it('answers a forged audit cursor with 422', async () => {
@@ -126,7 +142,7 @@ describe.each(backends())('problem responses ($name)', (backend) => {
     expectProblem(limited, 422, 'validation-failed');
     expect(limited.body.errors).toEqual(
       expect.arrayContaining([
-        { pointer: '/rate_limit_per_minute', detail: 'must be >= 1, or must be null' },
+        { pointer: '/rate_limit_per_minute', detail: 'must be >= 1' },
         { pointer: '/plan', detail: expect.stringMatching(/^must be one of starter, [a-z, ]+$/) },
       ]),
     );

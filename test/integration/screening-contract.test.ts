@@ -156,14 +156,20 @@ describe.each(backends())('screening: the contract of each status ($name)', (sha
     expect((await screen(key, { query })).status).toBe(200);
   });
 
-  it('reports the screened name without the invisible characters it held, NUL among them', async () => {
+  it('reports the screened name without the invisible characters it held, and counts it without them', async () => {
     const { key } = await api.createAccount();
     const reversed = await screen(key, { query: '\u202eniteP rimidalV' });
     expect(reversed.status).toBe(200);
     expect(reversed.body.entity).toBe('nitep rimidalv');
-    const hidden = await screen(key, { query: 'Acme\u0000 Tra\u200bding\u00ad Ltd' });
+    const hidden = await screen(key, { query: 'Acme\u0001 Tra\u200bding\u00ad Ltd' });
     expect(hidden.status).toBe(200);
     expect(hidden.body.entity).toBe('acme trading ltd');
+    // Counted as shown: one letter and invisible characters is too short.
+    const short = await screen(key, { query: 'X\u200b\u200b\u200b' });
+    expect(short.status).toBe(422);
+    expect(short.body.errors).toEqual([
+      { pointer: '/query', detail: 'must be 2 to 500 characters after trimming (got 1)' },
+    ]);
   });
 
   it('names the unknown source ids in the 422', async () => {

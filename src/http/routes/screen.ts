@@ -55,7 +55,10 @@ export const FlagSchema = Type.Object(
 export const ScreeningResultSchema = Type.Object(
   {
     id: Uuid,
-    entity: Type.String({ description: 'The query trimmed, NFKC-normalised and case-folded' }),
+    entity: Type.String({
+      description:
+        'The query trimmed, NFKC-normalised, case-folded, whitespace collapsed and without characters that show nothing',
+    }),
     reference: Type.Optional(Type.String({ description: 'The reference the request gave, trimmed' })),
     risk_score: Type.Integer({
       minimum: 0,

@@ -15,6 +15,10 @@ describe('query normalisation', () => {
     ['Vla\u200bdimir Pu\u00adtin', 'vladimir putin'],
     ['\u202eniteP rimidalV', 'nitep rimidalv'],
     ['A\u0000B \u2066Co\u2069 \ufeff', 'ab co'],
+    ['Pu\ufefftin', 'putin'],
+    ['Pu\u{E0041}tin \u061cAli\u180e', 'putin ali'],
+    ['Пу\u00adтин', 'путин'],
+    ['Acme\tTrading\nLtd', 'acme trading ltd'],
     ['Ali \u200e\u200f Reza', 'ali reza'],
     ['\u0645\u06cc\u200c\u0631\u0636\u0627', '\u0645\u06cc\u200c\u0631\u0636\u0627'],
   ])('turns %j into %j', (input, expected) => {
