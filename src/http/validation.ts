@@ -50,34 +50,45 @@ export function compileValidator({ schema, httpPart }: { schema: object; httpPar
  */
 export function toFieldErrors(errors: FastifySchemaValidationError[]): FieldError[] {
   const all = errors as unknown as ErrorObject[];
-  const parent = all.map((_, i) => unionOf(all, i));
-  const childrenOf = (union: number) => all.flatMap((_, k) => (parent[k] === union ? [k] : []));
+  const children = unionChildren(all);
   const render = (i: number): FieldError[] =>
-    isUnion(all[i]!) ? unionErrors(all, i, childrenOf(i), render) : [fieldError(all[i]!)];
-  return all.flatMap((_, i) => (parent[i] === -1 ? render(i) : []));
+    isUnion(all[i]!) ? unionErrors(all, i, children.get(i) ?? [], render) : [fieldError(all[i]!)];
+  return (children.get(-1) ?? []).flatMap(render);
 }
 
 function isUnion(error: ErrorObject): boolean {
   return error.keyword === 'anyOf' || error.keyword === 'oneOf';
 }
 
+/** Whether `error` is one of the branch errors of `union`: within its schema and its value. */
+function holds(union: ErrorObject, error: ErrorObject): boolean {
+  return (
+    error.schemaPath.startsWith(`${union.schemaPath}/`) &&
+    (error.instancePath === union.instancePath || error.instancePath.startsWith(`${union.instancePath}/`))
+  );
+}
+
 /**
- * The union error that error `i` is a branch error of, or -1: ajv writes a union's error right after
- * those of its branches, so it is the nearest union after `i` whose schema and value hold it (the
- * unions of an array's items share one schema path).
+ * The errors of each union error, by its index (-1: those of no union), in order. Ajv writes a
+ * union's error right after those of its branches, nested unions' included: read backwards, each
+ * error belongs to the innermost union still open that holds it. One pass, so that a batch of
+ * thousands of bad items costs no more than their errors (the unions of an array's items share
+ * one schema path, and are told apart by their values' paths).
  */
-function unionOf(all: readonly ErrorObject[], i: number): number {
-  const error = all[i]!;
-  for (let j = i + 1; j < all.length; j++) {
-    const union = all[j]!;
-    if (
-      isUnion(union) &&
-      error.schemaPath.startsWith(`${union.schemaPath}/`) &&
-      (error.instancePath === union.instancePath || error.instancePath.startsWith(`${union.instancePath}/`))
-    )
-      return j;
+function unionChildren(all: readonly ErrorObject[]): Map<number, number[]> {
+  const children = new Map<number, number[]>();
+  const open: number[] = [];
+  for (let i = all.length - 1; i >= 0; i--) {
+    const error = all[i]!;
+    while (open.length > 0 && !holds(all[open[open.length - 1]!]!, error)) open.pop();
+    const parent = open.length > 0 ? open[open.length - 1]! : -1;
+    const list = children.get(parent);
+    if (list) list.push(i);
+    else children.set(parent, [i]);
+    if (isUnion(error)) open.push(i);
   }
-  return -1;
+  for (const list of children.values()) list.reverse();
+  return children;
 }
 
 function unionErrors(
@@ -91,27 +102,27 @@ function unionErrors(
   if (union.keyword === 'oneOf' && (union.params as { passingSchemas?: unknown }).passingSchemas) {
     return [{ pointer, detail: 'matches more than one of the allowed forms' }];
   }
-  const branches = new Map<string, number[]>();
+  const atUnion = (error: ErrorObject) => error.instancePath === union.instancePath;
+  const branches = new Map<string, ErrorObject[]>();
+  const branchOf = new Map<number, string>();
   for (const k of children) {
     const branch = all[k]!.schemaPath.slice(union.schemaPath.length + 1).split('/')[0]!;
-    branches.set(branch, [...(branches.get(branch) ?? []), k]);
+    branchOf.set(k, branch);
+    branches.set(branch, [...(branches.get(branch) ?? []), all[k]!]);
   }
-  const atUnion = (k: number) => all[k]!.instancePath === union.instancePath;
-  const constants = [...branches.values()].map((ks) =>
-    ks
-      .map((k) => all[k]!)
-      .find((error) => error.keyword === 'const' && error.instancePath === union.instancePath),
+  const constants = [...branches.values()].map((errors) =>
+    errors.find((error) => error.keyword === 'const' && atUnion(error)),
   );
   if (constants.length > 0 && constants.every((error) => error !== undefined)) {
     return [{ pointer, detail: mustBeOneOf(constants.map((error) => error!.params.allowedValue)) }];
   }
   // The branch of the value's own JSON type (an object for an object-or-null) says what is wrong.
-  const fitting = [...branches.values()].filter(
-    (ks) => !ks.some((k) => atUnion(k) && all[k]!.keyword === 'type'),
+  const fitting = [...branches].filter(
+    ([, errors]) => !errors.some((error) => atUnion(error) && error.keyword === 'type'),
   );
-  if (fitting.length === 1) return fitting[0]!.flatMap(render);
+  if (fitting.length === 1) return children.filter((k) => branchOf.get(k) === fitting[0]![0]).flatMap(render);
   const details = children
-    .filter((k) => atUnion(k) && !['required', 'additionalProperties'].includes(all[k]!.keyword))
+    .filter((k) => atUnion(all[k]!) && !['required', 'additionalProperties'].includes(all[k]!.keyword))
     .map((k) => render(k)[0]?.detail ?? '');
   const distinct = [...new Set(details.filter((detail) => detail !== ''))];
   return [

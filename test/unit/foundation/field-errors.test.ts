@@ -9,6 +9,7 @@ const Body = Type.Object(
     type: Type.Optional(Kind),
     identifiers: Type.Optional(Type.Array(Type.Object({ type: Kind }, { additionalProperties: false }))),
     rate: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    kinds: Type.Optional(Type.Array(Type.Union([Kind, Type.Null()]))),
     refresh: Type.Optional(
       Type.Union([
         Type.Object({ force: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
@@ -51,6 +52,13 @@ describe('validation errors as one item per field', () => {
     expect(errorsOf({ rate: 0 })).toEqual([{ pointer: '/rate', detail: 'must be >= 1' }]);
     expect(errorsOf({ rate: 'many' })).toEqual([
       { pointer: '/rate', detail: 'must be integer, or must be null' },
+    ]);
+  });
+
+  it('names the allowed values of a union inside a union, for every item', () => {
+    expect(errorsOf({ kinds: ['human', null, 'person', 'robot'] })).toEqual([
+      { pointer: '/kinds/0', detail: 'must be one of person, vessel' },
+      { pointer: '/kinds/3', detail: 'must be one of person, vessel' },
     ]);
   });
 
