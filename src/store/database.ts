@@ -58,7 +58,8 @@ const EMBEDDED_START_PARAMS = [
  * An image of an empty, migrated embedded database: a tarball (`embeddedDatabaseImage`), which
  * PGlite unpacks through its own file system, or a folder of data files
  * (`writeEmbeddedDatabaseFolder`), which a new data folder copies with the operating system's
- * calls in half the time. An in-memory database starts from a tarball only.
+ * calls, leaving PGlite none of the unpacking's memory. An in-memory database starts from a
+ * tarball only.
  */
 export type EmbeddedImage = Blob | { readonly folder: string };
 

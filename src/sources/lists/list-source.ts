@@ -1,6 +1,7 @@
 import type { EntityMatch, SearchOptions } from '../../matching/index.js';
 import type { Flag } from '../flag.js';
 import { identifierMatch, weighed } from '../flag-facts.js';
+import type { ListEntity } from '../list-entity.js';
 import type { Source, SourceHealth, SourceKind, SourceQuery } from '../source.js';
 import { IdentifierIndex } from './identifier-index.js';
 import { type ListRegistryEntry, registeredList } from './list-registry.js';
@@ -53,13 +54,21 @@ export class ListSource implements Source {
     const flags: Flag[] = [];
     const flagged = new Set<string>();
     const context = { enabledLists: this.lists.enabledLists() };
+    // The record's hash is the one the list version remembers (see PackedEntities.recordHash).
+    const flagOf = (entity: ListEntity, match: EntityMatch) =>
+      weighed(
+        {
+          ...this.entry.toFlag(entity, match, context),
+          recordHash: list.entities.recordHash(entity.source_id),
+        },
+        entity,
+        query.facts,
+      );
     for (const match of results.get(this.id) ?? []) {
       const entity = view.entity(match.key);
       if (!entity) continue;
       flagged.add(entity.source_id);
-      const flag = this.entry.toFlag(entity, match, context);
-      const recordHash = list.entities.recordHash(entity.source_id);
-      flags.push(weighed({ ...flag, recordHash }, entity, query.facts));
+      flags.push(flagOf(entity, match));
     }
     // A record holding one of the query's identifiers is flagged whatever its name scored.
     const identifiers = query.facts?.identifiers;
@@ -68,12 +77,7 @@ export class ListSource implements Source {
         if (flagged.has(sourceId)) continue;
         const entity = list.entities.get(sourceId);
         if (!entity) continue;
-        const found = this.entry.toFlag(entity, identifierMatch(entity), context);
-        const flag = weighed(
-          { ...found, recordHash: list.entities.recordHash(sourceId) },
-          entity,
-          query.facts,
-        );
+        const flag = flagOf(entity, identifierMatch(entity));
         if (flag.match_score === 1) flags.push(flag);
       }
     }
