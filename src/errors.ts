@@ -32,6 +32,9 @@ export interface FieldError {
   detail: string;
 }
 
+/** A field holding `\u0000`, which no PostgreSQL text can store: refused where the text enters. */
+export const NUL_CHARACTER_DETAIL = 'must not hold a NUL character';
+
 export class ServiceError extends Error {
   constructor(
     readonly code: ErrorCode,

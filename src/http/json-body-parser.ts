@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type FieldError, ServiceError } from '../errors.js';
+import { type FieldError, NUL_CHARACTER_DETAIL, ServiceError } from '../errors.js';
 import { wellFormedJson } from '../well-formed-json.js';
 import { bodyText } from './body-text.js';
 
@@ -50,15 +50,11 @@ const NUL_ESCAPE = /\\u0000/;
 /** The JSON pointer of every string (or key) of `value` that holds a NUL. */
 function nulFields(value: unknown, pointer: string): FieldError[] {
   if (typeof value === 'string') {
-    return value.includes('\u0000')
-      ? [{ pointer: pointer || '/', detail: 'must not hold a NUL character' }]
-      : [];
+    return value.includes('\u0000') ? [{ pointer: pointer || '/', detail: NUL_CHARACTER_DETAIL }] : [];
   }
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, inner]) => {
     const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    return key.includes('\u0000')
-      ? [{ pointer: at, detail: 'must not hold a NUL character' }]
-      : nulFields(inner, at);
+    return key.includes('\u0000') ? [{ pointer: at, detail: NUL_CHARACTER_DETAIL }] : nulFields(inner, at);
   });
 }

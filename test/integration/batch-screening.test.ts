@@ -136,6 +136,12 @@ describe.each(backends())('batch screening ($name)', (shared) => {
     const csv = await submit(key, 'query,type\r\nSome Name,robot\r\n', { 'content-type': 'text/csv' });
     expect(csv.status).toBe(422);
     expect(csv.body.errors[0].pointer).toBe('/items/0/type');
+    // A NUL, which no database text can hold, is the CSV's error too, not the database's.
+    const nul = await submit(key, 'query\r\nZeta\u0000 Corp\r\n', { 'content-type': 'text/csv' });
+    expect(nul.status).toBe(422);
+    expect(nul.body.errors).toEqual([
+      { pointer: '/items/0/query', detail: 'line 2: must not hold a NUL character' },
+    ]);
     const { rows } = await sql`SELECT 1 FROM batches WHERE account_id = ${account.id}`.execute(
       api.runtime.ctx.db,
     );

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import type { Plan } from '../../accounts/plans.js';
-import { type FieldError, ServiceError } from '../../errors.js';
+import { type FieldError, NUL_CHARACTER_DETAIL, ServiceError } from '../../errors.js';
 import type { Source } from '../../sources/source.js';
 import { IDENTIFIER_TYPES } from '../screening-facts.js';
 import {
@@ -83,6 +83,13 @@ export function submissionFromCsv(text: string): BatchSubmission {
   const at = (name: string) => columns.indexOf(name);
   const errors: FieldError[] = [];
   const items = body.map((row, index) => {
+    row.forEach((cell, c) => {
+      if (cell.includes('\u0000'))
+        errors.push({
+          pointer: `/items/${index}/${columns[c]}`,
+          detail: `line ${lineOf(index)}: ${NUL_CHARACTER_DETAIL}`,
+        });
+    });
     const type = at('type') >= 0 ? (row[at('type')] ?? '').trim() : '';
     const known = (QUERY_TYPES as readonly string[]).includes(type);
     if (type !== '' && !known) {

@@ -82,6 +82,14 @@ describe('batch input', () => {
     expect(refusal(() => submissionFromCsv('query\r\n"unclosed\r\n')).code).toBe('validation-failed');
   });
 
+  it('refuses a NUL character in any cell, naming its line and column, before anything is stored', () => {
+    const bad = refusal(() => checkCsv('query,reference\r\nA Name,ok\r\nB\u0000Name,r\u00001\r\n'));
+    expect(bad.fieldErrors).toEqual([
+      { pointer: '/items/1/query', detail: 'line 3: must not hold a NUL character' },
+      { pointer: '/items/1/reference', detail: 'line 3: must not hold a NUL character' },
+    ]);
+  });
+
   it('counts the lines a CSV row is on as the file does: blank lines and quoted line breaks too', () => {
     const submission = submissionFromCsv('\uFEFFquery,type\r\n\r\n"Twö\r\nLines",person\r\nC Name,ship\r\n');
     expect(submission.lines).toEqual([3, 5]);
