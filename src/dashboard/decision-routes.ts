@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { ServiceError } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
 import { DECISION_NOTE_MAX_CHARS, DECISION_VALUES } from '../screening/decisions/decision-service.js';
-import { REVIEW_QUEUE_DAYS_DEFAULT, REVIEW_QUEUE_MAX_FLAGS } from '../screening/decisions/review-queue.js';
+import { REVIEW_QUEUE_DAYS_DEFAULT } from '../screening/decisions/review-queue.js';
 import type { DecisionValue } from '../screening/screening-result.js';
 import { decisionName, queuedFlagView } from './decision-view.js';
 import { formRefusal } from './form-errors.js';
@@ -41,7 +41,6 @@ async function renderReview(
     days,
     rows: queue.flags.map(queuedFlagView),
     more: queue.more,
-    shown: REVIEW_QUEUE_MAX_FLAGS,
     notice: view.notice,
     rowError: view.rowError,
     noteMaxChars: DECISION_NOTE_MAX_CHARS,
