@@ -234,9 +234,11 @@ export const SETTINGS = [
   setting({
     variable: 'HOST',
     key: 'host',
-    defaultText: '0.0.0.0',
-    description: 'Address to listen on.',
-    parse: (raw) => (raw === undefined || raw === '' ? '0.0.0.0' : raw),
+    defaultText: '127.0.0.1',
+    // Loopback by default: a developer's `npm start` must not expose the dashboard to the network.
+    description:
+      'Address to listen on; `0.0.0.0` (or `::`) to accept connections from other machines, as a container or a server behind a load balancer needs.',
+    parse: (raw) => (raw === undefined || raw === '' ? '127.0.0.1' : raw),
   }),
   setting({
     variable: 'METRICS_PORT',

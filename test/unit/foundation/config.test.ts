@@ -7,7 +7,7 @@ describe('configuration', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 8080,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       databaseUrl: undefined,
       redisUrl: undefined,
       adminToken: undefined,
@@ -15,6 +15,11 @@ describe('configuration', () => {
       trustProxy: false,
     });
     expect(config.dataDir.endsWith('data')).toBe(true);
+  });
+
+  it('listens on loopback unless an address is given, so a developer machine exposes nothing', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
   });
 
   it.each([
