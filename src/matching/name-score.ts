@@ -102,7 +102,8 @@ function bestAlignment(q: PreparedName, c: PreparedName, context: ScoringContext
   return {
     alignment: translit,
     numbersDiffer: numbersConflict(q, c, translit),
-    method: 'transliterated' as const,
+    // Two Latin names are compared as they are spelt; only a name of another script was romanised.
+    method: q.script === 'latin' && c.script === 'latin' ? ('fuzzy' as const) : ('transliterated' as const),
     qt: q.tokens,
     ct: c.tokens,
   };
@@ -156,7 +157,7 @@ function undamagedScore(q: PreparedName, c: PreparedName, context: ScoringContex
     if (score > NUMBER_CONFLICT_CAP) score = NUMBER_CONFLICT_CAP;
     penalties.push({ reason: 'numbers differ', cap: NUMBER_CONFLICT_CAP });
   }
-  if (method === 'transliterated' && romanisedAcross(q, c)) {
+  if (method !== 'original_script' && romanisedAcross(q, c)) {
     score *= HOMOPHONE_FACTOR;
     penalties.push({ reason: 'compared by romanised syllables across scripts', factor: HOMOPHONE_FACTOR });
   }

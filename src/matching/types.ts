@@ -62,10 +62,12 @@ export interface MatchExplanation {
   matchedName: string;
   nameType: NameType;
   /**
-   * `exact` when the prepared forms are equal, `transliterated` or `original_script` for the form
-   * that scored best; `identifier` for a record found by an identifier of the query, not by name.
+   * `exact` when the prepared forms are equal; `fuzzy` for two Latin-script names compared as
+   * spelt, `transliterated` when a name of another script was romanised to be compared, or
+   * `original_script` for two names compared in their shared script; `identifier` for a record
+   * found by an identifier of the query, not by name.
    */
-  method: 'exact' | 'transliterated' | 'original_script' | 'identifier';
+  method: 'exact' | 'fuzzy' | 'transliterated' | 'original_script' | 'identifier';
   preparedQuery: string;
   preparedName: string;
   pairs: TokenPairExplanation[];

@@ -114,6 +114,14 @@ describe('explanations', () => {
     expect(e2.pairs[0]).toMatchObject({ query: 'SERGEILAVROV', candidate: 'SERGEI LAVROV', how: 'merged' });
   });
 
+  it('name the method that compared: fuzzy for Latin spellings, transliterated only across scripts', () => {
+    const method = (a: string, b: string) => compareNames(a, b, 'person').explanation.method;
+    expect(method('Vladimir Putin', 'PUTIN, Vladimir Vladimirovich')).toBe('fuzzy');
+    expect(method('Владимир Путин', 'PUTIN, Vladimir Vladimirovich')).toBe('transliterated');
+    expect(method('Владимир Путин', 'Путин Владимир Владимирович')).toBe('original_script');
+    expect(method('Vladimir Putin', 'PUTIN, Vladimir')).toBe('exact');
+  });
+
   it('survive a JSON round trip unchanged', () => {
     const { explanation } = compareNames('ALPHA 1 LTD', 'ALPHA 2 LIMITED', 'entity');
     expect(JSON.parse(JSON.stringify(explanation))).toEqual(explanation);
