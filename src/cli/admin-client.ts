@@ -7,12 +7,20 @@ export const CLI_REQUEST_TIMEOUT_MS = 15_000;
 
 export class CliError extends Error {}
 
+export interface OperatorToken {
+  token: string;
+  /** Where it was read, said when the service refuses it: the wrong folder's token is a common slip. */
+  source: string;
+}
+
 /** The operator token the CLI sends: `ADMIN_TOKEN`, else the one the server generated into `DATA_DIR`. */
-export function readAdminToken(config: Config): string {
-  const token = config.adminToken ?? readStoredAdminToken(config.dataDir);
-  if (token) return token;
+export function readAdminToken(config: Pick<Config, 'adminToken' | 'dataDir'>): OperatorToken {
+  if (config.adminToken) return { token: config.adminToken, source: 'ADMIN_TOKEN' };
+  const file = path.resolve(config.dataDir, ADMIN_TOKEN_FILE);
+  const stored = readStoredAdminToken(config.dataDir);
+  if (stored) return { token: stored, source: file };
   throw new CliError(
-    `No operator token: set ADMIN_TOKEN, or run where ${path.join(config.dataDir, ADMIN_TOKEN_FILE)} exists (the server writes it).`,
+    `No operator token: set ADMIN_TOKEN, or DATA_DIR to the server's data folder (${file} does not exist; the server writes it there).`,
   );
 }
 
@@ -20,7 +28,7 @@ export function readAdminToken(config: Config): string {
 export class AdminClient {
   constructor(
     private readonly baseUrl: string,
-    private readonly token: string,
+    private readonly operator: OperatorToken,
   ) {}
 
   async call(
@@ -34,7 +42,7 @@ export class AdminClient {
       response = await fetch(new URL(url, this.baseUrl), {
         method,
         headers: {
-          authorization: `Bearer ${this.token}`,
+          authorization: `Bearer ${this.operator.token}`,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -52,8 +60,10 @@ export class AdminClient {
     const text = await response.text();
     const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
     if (response.status === 401) {
+      const from =
+        this.operator.source === 'ADMIN_TOKEN' ? 'ADMIN_TOKEN' : `the file ${this.operator.source}`;
       throw new CliError(
-        'The service refused the operator token: check ADMIN_TOKEN (or DATA_DIR/admin-token).',
+        `The service at ${this.baseUrl} refused the operator token read from ${from}: set ADMIN_TOKEN, or DATA_DIR to that server's data folder.`,
       );
     }
     if (!response.ok) {

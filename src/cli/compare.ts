@@ -1,9 +1,11 @@
 import { createInterface } from 'node:readline';
 import { compareNames, QUERY_TYPES, type QueryType } from '../matching/index.js';
 import { explanationForApi } from '../sources/list-flag.js';
+import { renderHuman } from './human-output.js';
 
 /**
- * `screening compare [--type person|organization|vessel|aircraft|entity] "NAME A" "NAME B"` prints one comparison as JSON;
+ * `screening compare [--type person|organization|vessel|aircraft|entity] "NAME A" "NAME B"` prints one comparison
+ * (as JSON with `--json`);
  * `screening compare --jsonl` reads `{"a", "b", "type"}` lines from stdin and writes one `{"score"}`
  * line per input line, in order, so evaluations over thousands of pairs run in one process.
  */
@@ -14,8 +16,9 @@ export interface CompareIo {
   stderr: NodeJS.WritableStream;
 }
 
-const USAGE =
-  'usage: screening compare [--type person|organization|vessel|aircraft|entity] "NAME A" "NAME B"\n       screening compare --jsonl < pairs.jsonl\n';
+export const COMPARE_USAGE =
+  'screening compare [--type person|organization|vessel|aircraft|entity] [--json] "NAME A" "NAME B"\nscreening compare --jsonl < pairs.jsonl   (JSON lines {a, b, type} in, {score} lines out)';
+const USAGE = `usage: ${COMPARE_USAGE}\n`;
 
 function parseType(value: unknown): QueryType | null {
   return (QUERY_TYPES as readonly unknown[]).includes(value) ? (value as QueryType) : null;
@@ -24,14 +27,16 @@ function parseType(value: unknown): QueryType | null {
 interface ParsedArgs {
   type: QueryType;
   jsonl: boolean;
+  json: boolean;
   names: string[];
 }
 
 function parseArgs(args: string[]): ParsedArgs | string {
-  const parsed: ParsedArgs = { type: 'person', jsonl: false, names: [] };
+  const parsed: ParsedArgs = { type: 'person', jsonl: false, json: false, names: [] };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--jsonl') parsed.jsonl = true;
+    else if (arg === '--json') parsed.json = true;
     else if (arg === '--type' || arg.startsWith('--type=')) {
       const value = arg === '--type' ? args[++i] : arg.slice('--type='.length);
       const type = parseType(value);
@@ -87,6 +92,6 @@ export async function runCompare(args: string[], io: CompareIo): Promise<number>
     // Written as the API writes a flag's `details.match_explanation`.
     explanation: explanationForApi(result.explanation),
   };
-  io.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+  io.stdout.write(`${parsed.json ? JSON.stringify(output, null, 2) : renderHuman(output)}\n`);
   return 0;
 }

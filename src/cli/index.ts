@@ -4,7 +4,8 @@ import { ConfigError, loadConfig } from '../config.js';
 import { ADMIN_USAGE, runAdmin } from './admin.js';
 import { AdminClient, CliError, readAdminToken } from './admin-client.js';
 import { AUDIT_USAGE, runAudit } from './audit.js';
-import { runCompare } from './compare.js';
+import { COMPARE_USAGE, runCompare } from './compare.js';
+import { renderHuman } from './human-output.js';
 import { LISTS_USAGE, runLists } from './lists.js';
 
 const USAGE = `Usage:
@@ -12,25 +13,62 @@ screening serve [--workers N]
 ${ADMIN_USAGE}
 ${LISTS_USAGE}
 ${AUDIT_USAGE}
-screening compare [--type person|organization|vessel|aircraft|entity] "NAME A" "NAME B"   (or --jsonl: JSON lines {a, b, type} on stdin)
+${COMPARE_USAGE}
 
-Operator commands talk to a running server: --url URL (default http://127.0.0.1:$PORT).`;
+Operator commands talk to a running server: --url URL (default http://127.0.0.1:$PORT), with the
+token of ADMIN_TOKEN or DATA_DIR/admin-token. They print tables; --json prints the API's JSON.`;
 
-/** Takes `--url` out of the arguments wherever it stands. */
-function extractUrl(args: string[], port: number): { url: string; rest: string[] } {
-  const rest: string[] = [];
-  let url = `http://127.0.0.1:${port}`;
+/** The usage lines of one command group, for `screening <group> --help`. */
+const GROUP_USAGE: Record<string, string> = {
+  admin: ADMIN_USAGE,
+  lists: LISTS_USAGE,
+  audit: AUDIT_USAGE,
+  compare: COMPARE_USAGE,
+  serve: 'screening serve [--workers N]',
+};
+
+interface GlobalOptions {
+  url: string;
+  json: boolean;
+  help: boolean;
+  rest: string[];
+}
+
+/** Takes the options every command shares (`--url`, `--json`, `--help`) out of the arguments. */
+function extractGlobalOptions(args: string[], port: number): GlobalOptions {
+  const options: GlobalOptions = { url: `http://127.0.0.1:${port}`, json: false, help: false, rest: [] };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === '--url') url = args[++i] ?? url;
-    else if (arg.startsWith('--url=')) url = arg.slice('--url='.length);
-    else rest.push(arg);
+    if (arg === '--url') options.url = args[++i] ?? options.url;
+    else if (arg.startsWith('--url=')) options.url = arg.slice('--url='.length);
+    else if (arg === '--json') options.json = true;
+    else if (arg === '--help' || arg === '-h') options.help = true;
+    else options.rest.push(arg);
   }
-  return { url, rest };
+  return options;
+}
+
+/** node:util's parseArgs throws a TypeError for an unknown option: a usage error, not a crash. */
+function isArgumentError(error: unknown): error is Error {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
 }
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const usage = GROUP_USAGE[command];
+  if (usage === undefined) {
+    process.stderr.write(`screening: unknown command "${command}".\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
   if (command === 'compare') {
     return runCompare(args, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
   }
@@ -43,25 +81,19 @@ async function main(argv: string[]): Promise<number> {
     await serveProcesses(config, workers);
     return -1;
   }
-  const { url, rest } = extractUrl(args, config.port);
+  const { url, json, rest } = extractGlobalOptions(args, config.port);
   const client = () => new AdminClient(url, readAdminToken(config));
-  let result: unknown;
-  if (command === 'admin') {
-    result = await runAdmin(client(), rest);
-  } else if (command === 'lists') {
-    const { output, code } = await runLists(rest, { client, config });
-    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
-    return code;
-  } else if (command === 'audit') {
-    const { output, code } = await runAudit(rest, { client, config });
-    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
-    return code;
-  } else {
-    process.stderr.write(`${USAGE}\n`);
-    return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+  let answer: { output: unknown; code: number };
+  try {
+    if (command === 'admin') answer = { output: await runAdmin(client(), rest), code: 0 };
+    else if (command === 'lists') answer = await runLists(rest, { client, config });
+    else answer = await runAudit(rest, { client, config });
+  } catch (error) {
+    if (isArgumentError(error)) throw new CliError(`${error.message}\n${usage}`);
+    throw error;
   }
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  return 0;
+  process.stdout.write(`${json ? JSON.stringify(answer.output, null, 2) : renderHuman(answer.output)}\n`);
+  return answer.code;
 }
 
 main(process.argv.slice(2)).then(

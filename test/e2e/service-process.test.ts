@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   collect,
@@ -49,20 +51,59 @@ describe('the service as a process on the embedded default', () => {
     expect(result.stderr).toMatch(/embedded database .* is in use by process \d+/);
   });
 
-  it('lets the operator create an account from the CLI, which prints its first key as JSON', async () => {
-    const created = await runCli(['admin', 'accounts', 'create', '--name', 'Acme', '--plan', 'starter'], env);
+  it('lets the operator create an account from the CLI, which prints its first key as JSON with --json', async () => {
+    const created = await runCli(
+      ['admin', 'accounts', 'create', '--name', 'Acme', '--plan', 'starter', '--json'],
+      env,
+    );
     expect(created.code).toBe(0);
     const body = JSON.parse(created.stdout);
     expect(body.account).toMatchObject({ name: 'Acme', plan: 'starter', status: 'active' });
     expect(body.key.key).toMatch(/^cs_live_/);
-    const suspended = await runCli(['admin', 'accounts', 'suspend', body.account.id], env);
+    const suspended = await runCli(['admin', 'accounts', 'suspend', body.account.id, '--json'], env);
     expect(JSON.parse(suspended.stdout).status).toBe('suspended');
-    const listed = await runCli(['admin', 'keys', 'list', '--account', body.account.id], env);
+    const listed = await runCli(['admin', 'keys', 'list', '--account', body.account.id, '--json'], env);
     expect(JSON.parse(listed.stdout).data).toHaveLength(1);
   });
 
+  it('prints tables and fields for people by default, with whole keys to copy', async () => {
+    const created = await runCli(
+      ['admin', 'accounts', 'create', '--name', 'Tabled', '--plan', 'starter'],
+      env,
+    );
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^account:$/m);
+    expect(created.stdout).toMatch(/^ {2}name\s+Tabled$/m);
+    expect(created.stdout).toMatch(/^ {2}key\s+cs_live_[0-9A-Za-z]{32}$/m);
+    const listed = await runCli(['admin', 'accounts', 'list'], env);
+    expect(listed.code).toBe(0);
+    const [header, ...rows] = listed.stdout.trim().split('\n');
+    expect(header).toMatch(/^ID\s+NAME\s+PLAN\s+STATUS/);
+    expect(rows.some((row) => /\bTabled\s+starter\s+active\b/.test(row))).toBe(true);
+    const lists = await runCli(['lists', 'status'], env);
+    expect(lists.code).toBe(0);
+    expect(lists.stdout).toMatch(/^ID\s+TITLE\s+STATE/);
+  }, 180_000);
+
+  it('answers --help of a command with its usage, not a stack trace', async () => {
+    for (const args of [
+      ['lists', 'status', '--help'],
+      ['admin', '--help'],
+      ['audit', 'verify', '-h'],
+    ]) {
+      const help = await runCli(args, env);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^screening ${args[0]} `, 'm'));
+      expect(help.stderr).toBe('');
+    }
+    const unknownOption = await runCli(['lists', 'status', '--colour'], env);
+    expect(unknownOption.code).toBe(1);
+    expect(unknownOption.stderr).toMatch(/Unknown option '--colour'/);
+    expect(unknownOption.stderr).not.toMatch(/\n\s+at /);
+  }, 180_000);
+
   it('verifies the audit chains from the CLI', async () => {
-    const verified = await runCli(['audit', 'verify'], env);
+    const verified = await runCli(['audit', 'verify', '--json'], env);
     expect(verified.code).toBe(0);
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true });
   });
@@ -70,7 +111,19 @@ describe('the service as a process on the embedded default', () => {
   it('says clearly when the operator token is wrong or the server unreachable', async () => {
     const wrongToken = await runCli(['admin', 'accounts', 'list'], { ...env, ADMIN_TOKEN: 'w'.repeat(30) });
     expect(wrongToken.code).toBe(1);
-    expect(wrongToken.stderr).toMatch(/refused the operator token/);
+    expect(wrongToken.stderr).toMatch(/refused the operator token read from ADMIN_TOKEN/);
+    // Another folder's token (a DATA_DIR left unset, here another instance's) is named by its file.
+    const otherDir = tempDataDir();
+    fs.writeFileSync(path.join(otherDir, 'admin-token'), `${'o'.repeat(43)}\n`);
+    const otherToken = await runCli(['admin', 'accounts', 'list'], {
+      ...env,
+      ADMIN_TOKEN: '',
+      DATA_DIR: otherDir,
+    });
+    expect(otherToken.code).toBe(1);
+    expect(otherToken.stderr).toContain(
+      `refused the operator token read from the file ${path.join(otherDir, 'admin-token')}`,
+    );
     const unreachable = await runCli(['admin', 'accounts', 'list', '--url', 'http://127.0.0.1:9'], env);
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toMatch(/Cannot reach the service at http:\/\/127\.0\.0\.1:9/);

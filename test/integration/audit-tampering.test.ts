@@ -36,7 +36,7 @@ describe.each(backends())('audit log tampering ($name)', (shared) => {
   /** `screening audit verify` as the operator runs it, against this instance. */
   function cliVerify(...args: string[]) {
     return runAudit(['verify', ...args], {
-      client: () => new AdminClient(api.baseUrl, TEST_ADMIN_TOKEN),
+      client: () => new AdminClient(api.baseUrl, { token: TEST_ADMIN_TOKEN, source: 'ADMIN_TOKEN' }),
       config: { auditCheckpointKey: CHECKPOINT_KEY },
     }) as Promise<{ code: number; output: any }>;
   }
@@ -176,7 +176,7 @@ describe.each(backends())('audit log tampering ($name)', (shared) => {
     ]);
     // The same file checked with another key: every checkpoint line is reported.
     const otherKey = await runAudit(['verify', '--account', account.id, '--checkpoints', file], {
-      client: () => new AdminClient(api.baseUrl, TEST_ADMIN_TOKEN),
+      client: () => new AdminClient(api.baseUrl, { token: TEST_ADMIN_TOKEN, source: 'ADMIN_TOKEN' }),
       config: { auditCheckpointKey: randomBytes(32) },
     });
     expect(otherKey.code).toBe(3);
@@ -237,7 +237,7 @@ describe('audit checkpoints at shutdown', () => {
       expect(await api.runtime.auditCheckpoints!.run()).toBeGreaterThan(0);
       logger.info('an unrelated line');
       const { code, output } = await runAudit(['verify', '--account', account.id, '--checkpoints', log], {
-        client: () => new AdminClient(api.baseUrl, TEST_ADMIN_TOKEN),
+        client: () => new AdminClient(api.baseUrl, { token: TEST_ADMIN_TOKEN, source: 'ADMIN_TOKEN' }),
         config: { auditCheckpointKey: CHECKPOINT_KEY },
       });
       expect(output).toMatchObject({ ok: true, checkpoints_checked: 1, rows_checked: 2 });

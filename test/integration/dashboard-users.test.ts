@@ -99,7 +99,7 @@ describe.each(backends())('dashboard users through the operator API and CLI ($na
 
   it('`screening admin users create --password-stdin` takes the password from standard input, never the command line', async () => {
     const { account } = await api.createAccount();
-    const client = new AdminClient(api.baseUrl, TEST_ADMIN_TOKEN);
+    const client = new AdminClient(api.baseUrl, { token: TEST_ADMIN_TOKEN, source: 'ADMIN_TOKEN' });
     const email = `cli-${account.id.slice(0, 8)}@example.com`;
     const password = 'typed into stdin, 32 chars long';
     const created = (await runAdmin(

@@ -14,8 +14,23 @@ async function run(args: string[], stdin = '') {
 }
 
 describe('screening compare', () => {
-  it('prints the score, both prepared names and the explanation as JSON', async () => {
+  it('prints the score, both prepared names and the explanation for people to read', async () => {
     const { code, out } = await run(['--type', 'entity', 'Siemens AG', 'Siemens Aktiengesellschaft']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^score\s+1$/m);
+    expect(out).toMatch(/^prepared_a\s+SIEMENS <JSC>$/m);
+    expect(out).toMatch(/^explanation:$/m);
+    expect(out).toMatch(/^ {2}matched_name\s+Siemens Aktiengesellschaft$/m);
+  });
+
+  it('prints the same comparison as JSON with --json, for scripts', async () => {
+    const { code, out } = await run([
+      '--json',
+      '--type',
+      'entity',
+      'Siemens AG',
+      'Siemens Aktiengesellschaft',
+    ]);
     expect(code).toBe(0);
     const result = JSON.parse(out);
     expect(result).toMatchObject({ score: 1, prepared_a: 'SIEMENS <JSC>', prepared_b: 'SIEMENS <JSC>' });
