@@ -152,6 +152,20 @@ describeWithRealLists('structured screening on the official lists', (listsDir) =
     ]);
   });
 
+  it('finds a shipping company by its IMO company number alone, on every list that states it', async () => {
+    // OFAC: "Identification Number IMO 5342883."; the UN: "IMO Number: 5342883. The Chongchongang ...".
+    const result = await screen({ identifiers: [{ type: 'imo', value: '5342883' }] });
+    const found = result.flags.map((f) => [f.source, f.details.source_id, f.match_score]);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        ['ofac_sdn', '17067', 1],
+        ['un_sc', '6908516', 1],
+      ]),
+    );
+    expect(result.flags.every((f) => f.details.match_explanation.method === 'identifier')).toBe(true);
+    expect(result.risk_level).toBe('high');
+  });
+
   it('keeps the facts in the cache key: another birth date is screened anew', async () => {
     const first = await screen({ query: 'Vladimir Putin', type: 'person', date_of_birth: '1952' });
     const again = await screen({ query: 'Vladimir Putin', type: 'person', date_of_birth: '1952' });

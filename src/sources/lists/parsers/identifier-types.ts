@@ -1,11 +1,14 @@
-import type { IdentifierType } from '../../list-entity.js';
+import type { EntityIdentifier, IdentifierType, ListEntity } from '../../list-entity.js';
+import { imoNumberOf, imoNumbersIn } from './imo-numbers.js';
 
 // Maps the lists' identifier labels (OFAC remarks, OFAC/UN/EU/UK document types, CSL ids) to the
 // model's identifier kinds. Order matters: the first pattern that matches wins, so the specific
 // labels come before the generic ones ("Aircraft Tail Number" before "Number").
 const RULES: ReadonlyArray<readonly [RegExp, IdentifierType]> = [
   [/pass(?:e)?port|pasaporte/i, 'passport'],
-  [/^(vessel registration identification|imo)\b|\bimo\b/i, 'imo'],
+  // OFAC's "Vessel Registration Identification" is an IMO number when its value is one (read by
+  // listIdentifier), else a national register's number ("RS 150443").
+  [/\bimo\b/i, 'imo'],
   [/\bmmsi\b/i, 'mmsi'],
   [/swift|\bbic\b(?!\s*\()/i, 'swift_bic'],
   [/legal entity number|\blei\b/i, 'lei'],
@@ -34,4 +37,23 @@ export function identifierType(label: string): IdentifierType {
     if (pattern.test(label)) return type;
   }
   return 'other';
+}
+
+/**
+ * A list's identifier: its kind from its label, except that a value written as an IMO number
+ * ("IMO 5342883", under "Identification Number" or "Company Number") is one whatever the label,
+ * kept without its prefix. `country` is the issuing country, when known.
+ */
+export function listIdentifier(label: string, value: string, country?: string): EntityIdentifier {
+  const imo = imoNumberOf(value, label);
+  const type = imo === undefined ? identifierType(label) : 'imo';
+  return { type, value: imo ?? value, label, ...(country && { country }) };
+}
+
+/** The IMO numbers a record's free text states (see imoNumbersIn), each added once to its identifiers. */
+export function addImoNumbersFrom(entity: ListEntity, text: string | undefined, label: string): void {
+  for (const value of imoNumbersIn(text)) {
+    if (!entity.identifiers.some((id) => id.type === 'imo' && id.value === value))
+      entity.identifiers.push({ type: 'imo', value, label });
+  }
 }
