@@ -68,6 +68,8 @@ describe('date, country and Remarks readers shared by the parsers', () => {
     ['IMONumber', 'IMO9562233', 'imo', '9562233'],
     ['Registered Ship Owner IMO', '5987860', 'imo', '5987860'],
     ['Company Number', '1027700132195', 'registration_number', '1027700132195'],
+    ['Legal Entity Number', '253400JT3MQWNDKMJE44', 'lei', '253400JT3MQWNDKMJE44'],
+    ['Legal Entity Number', '851683897', 'registration_number', '851683897'],
   ])('a list identifier "%s %s" is of kind %s, value %s', (label, value, type, kept) => {
     expect(listIdentifier(label, value)).toEqual({ type, value: kept, label });
   });

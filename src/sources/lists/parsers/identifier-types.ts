@@ -42,13 +42,19 @@ export function identifierType(label: string): IdentifierType {
 /**
  * A list's identifier: its kind from its label, except that a value written as an IMO number
  * ("IMO 5342883", under "Identification Number" or "Company Number") is one whatever the label,
- * kept without its prefix. `country` is the issuing country, when known.
+ * kept without its prefix, and that a "Legal Entity Number" which is no ISO LEI (OFAC's "Legal
+ * Entity Number 851683897 (Netherlands)", a national register's) is a registration number.
+ * `country` is the issuing country, when known.
  */
 export function listIdentifier(label: string, value: string, country?: string): EntityIdentifier {
   const imo = imoNumberOf(value, label);
-  const type = imo === undefined ? identifierType(label) : 'imo';
+  let type = imo === undefined ? identifierType(label) : 'imo';
+  if (type === 'lei' && !ISO_LEI.test(value.trim())) type = 'registration_number';
   return { type, value: imo ?? value, label, ...(country && { country }) };
 }
+
+/** An ISO 17442 LEI as the lists write it: 18 letters and digits, then 2 check digits. */
+const ISO_LEI = /^[0-9A-Z]{18}\d{2}$/i;
 
 /** The IMO numbers a record's free text states (see imoNumbersIn), each added once to its identifiers. */
 export function addImoNumbersFrom(entity: ListEntity, text: string | undefined, label: string): void {
