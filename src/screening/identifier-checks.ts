@@ -58,9 +58,10 @@ export function identifierProblem(
 /** The shortest addresses in use: Ripple's (25), then Bitcoin's base58 ones (26). */
 const WALLET_MIN_CHARS = 25;
 
+/** What the value holds once normalised: `6 digits`, `1 digit`, `9 characters`. */
 function describe(plain: string): string {
-  const digits = /^\d+$/.test(plain);
-  return `${plain.length} ${digits ? 'digits' : 'letters and digits'}`;
+  const unit = /^\d+$/.test(plain) ? 'digit' : 'character';
+  return `${plain.length} ${unit}${plain.length === 1 ? '' : 's'}`;
 }
 
 /** A ship's IMO number: the first six digits weighted 7 to 2, summed; the last digit is the sum's last. */
