@@ -198,6 +198,8 @@ describeWithRealLists('structured screening on the official lists', (listsDir) =
       '25308',
     ],
     ['a BIC with spaces, in lower case', { type: 'bic', value: 'havi gb 2l' }, '906'],
+    // No check lets a six-digit IMO number through; `other` finds what the list states.
+    ['the six-digit IMO number OFAC states, as other', { type: 'other', value: '543400' }, '23513'],
   ])('finds the record by %s, at 1.0', async (_variant, identifier, sourceId) => {
     const result = await screen({ identifiers: [identifier] });
     expect(result.flags.map((f) => [f.source, f.details.source_id, f.match_score])).toContainEqual([
