@@ -1,3 +1,4 @@
+import { normaliseIdentifier } from '../matching/index.js';
 import type { Flag } from '../sources/flag.js';
 
 /**
@@ -140,7 +141,7 @@ function identifierKeys(value: unknown): Set<string> {
     if (typeof id !== 'object' || id === null) continue;
     const { type, value: text } = id as { type?: unknown; value?: unknown };
     if (typeof type !== 'string' || typeof text !== 'string' || !PARTY_IDENTIFIER_TYPES.has(type)) continue;
-    const normalised = text.toUpperCase().replace(/[^0-9A-Z]/g, '');
+    const normalised = normaliseIdentifier(type, text);
     // Short values ("1", "A12") are record numbers or fragments more often than identifiers.
     if (normalised.length >= 5) keys.add(`${type}:${normalised}`);
   }

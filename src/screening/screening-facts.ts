@@ -1,5 +1,7 @@
 import type { FieldError } from '../errors.js';
 import type { FactIdentifier, QueryFacts } from '../matching/index.js';
+import { identifierProblem } from './identifier-checks.js';
+import type { QueryType } from './screening-result.js';
 
 /** What a request may say of its party besides the name (issue: structured screening). */
 export interface ScreeningFactsRequest {
@@ -38,11 +40,13 @@ export function isCountryCode(code: string): boolean {
 /**
  * The request's facts checked and normalised (country codes upper case, `UK` as `GB`), or the
  * field errors: a malformed, impossible or future date, an unknown country code, an identifier
- * without a value. `today` is `YYYY-MM-DD` (UTC).
+ * that cannot be one of its kind (identifier-checks.ts; an IMO number's check digit is checked
+ * when the screening's `queryType` is `vessel`). `today` is `YYYY-MM-DD` (UTC).
  */
 export function resolveScreeningFacts(
   request: ScreeningFactsRequest,
   today: string,
+  queryType?: QueryType,
 ): { facts: QueryFacts; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const facts: QueryFacts = {};
@@ -69,7 +73,8 @@ export function resolveScreeningFacts(
     const identifiers: FactIdentifier[] = [];
     request.identifiers.forEach((id, k) => {
       const value = id.value.trim();
-      if (value === '') errors.push({ pointer: `/identifiers/${k}/value`, detail: 'must not be empty' });
+      const problem = value === '' ? 'must not be empty' : identifierProblem(id.type, value, queryType);
+      if (problem) errors.push({ pointer: `/identifiers/${k}/value`, detail: problem });
       let country: string | undefined;
       if (id.country !== undefined) {
         country = id.country.trim().toUpperCase();

@@ -54,7 +54,7 @@ export function resolveScreeningRequest(
   configured: readonly Source[],
   today: string,
 ): ResolvedScreening {
-  const { facts, errors } = resolveScreeningFacts(request, today);
+  const { facts, errors } = resolveScreeningFacts(request, today, request.type);
   if (errors.length > 0) throw invalid('Some of the facts given about the party are not valid.', errors);
   const identifiersOnly = request.query === undefined && facts.identifiers !== undefined;
   if (request.query === undefined && !identifiersOnly) {

@@ -41,6 +41,26 @@ describe('structured screening: the facts given are checked', () => {
     ],
     [{ query: 'Some Name', identifiers: [{ type: 'passport', value: '   ' }] }, '/identifiers/0/value'],
     [{ query: 'Some Name', identifiers: [{ type: 'shoe_size', value: '42' }] }, '/identifiers/0/type'],
+    [{ identifiers: [{ type: 'imo', value: '740678' }] }, '/identifiers/0/value'],
+    [
+      { query: 'Artavil', type: 'vessel', identifiers: [{ type: 'imo', value: '9187628' }] },
+      '/identifiers/0/value',
+    ],
+    [{ identifiers: [{ type: 'mmsi', value: '27338542' }] }, '/identifiers/0/value'],
+    [{ identifiers: [{ type: 'bic', value: 'HA' }] }, '/identifiers/0/value'],
+    [{ identifiers: [{ type: 'lei', value: '253400JT3MQWNDKMJE45' }] }, '/identifiers/0/value'],
+    [{ identifiers: [{ type: 'crypto_wallet', value: '1Gq' }] }, '/identifiers/0/value'],
+    [{ identifiers: [{ type: 'call_sign', value: 'AB' }] }, '/identifiers/0/value'],
+    [
+      {
+        query: 'Some Name',
+        identifiers: [
+          { type: 'passport', value: 'A1' },
+          { type: 'passport', value: '\u200b\u00ad' },
+        ],
+      },
+      '/identifiers/1/value',
+    ],
     [{ query: 'Some Name', countries: Array.from({ length: 11 }, () => 'IQ') }, '/countries'],
     [{ type: 'person', date_of_birth: '1990' }, '/query'],
   ])('refuses %j with a 422 pointing at %s, and counts nothing', async (body, pointer) => {
@@ -150,6 +170,51 @@ describeWithRealLists('structured screening on the official lists', (listsDir) =
     expect(result.flags[0]!.details.match_explanation.secondary).toEqual([
       expect.objectContaining({ field: 'identifiers', outcome: 'match', effect: 'set to 1.0' }),
     ]);
+  });
+
+  it('finds a shipping company by its IMO company number alone, on every list that states it', async () => {
+    // OFAC: "Identification Number IMO 5342883."; the UN: "IMO Number: 5342883. The Chongchongang ...".
+    const result = await screen({ identifiers: [{ type: 'imo', value: '5342883' }] });
+    const found = result.flags.map((f) => [f.source, f.details.source_id, f.match_score]);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        ['ofac_sdn', '17067', 1],
+        ['un_sc', '6908516', 1],
+      ]),
+    );
+    expect(result.flags.every((f) => f.details.match_explanation.method === 'identifier')).toBe(true);
+    expect(result.risk_level).toBe('high');
+  });
+
+  it.each([
+    ['a full-width IMO number', { type: 'imo', value: '７４０６７８４' }, '4243'],
+    ['an IMO number with a zero-width space', { type: 'imo', value: '740\u200b6784' }, '4243'],
+    ['an IMO number in Arabic-Indic digits', { type: 'imo', value: '٧٤٠٦٧٨٤' }, '4243'],
+    ['an MMSI with spaces', { type: 'mmsi', value: '273 385 420' }, '37479'],
+    ['a passport with a soft hyphen', { type: 'passport', value: 'AD00\u00ad2119' }, '7480'],
+    [
+      'a wallet address with a soft hyphen',
+      { type: 'crypto_wallet', value: '12QtD5BFwR\u00adsdNsAZY76UVE1xyCGNTojH9h' },
+      '25308',
+    ],
+    ['a BIC with spaces, in lower case', { type: 'bic', value: 'havi gb 2l' }, '906'],
+    // No check lets a six-digit IMO number through; `other` finds what the list states.
+    ['the six-digit IMO number OFAC states, as other', { type: 'other', value: '543400' }, '23513'],
+  ])('finds the record by %s, at 1.0', async (_variant, identifier, sourceId) => {
+    const result = await screen({ identifiers: [identifier] });
+    expect(result.flags.map((f) => [f.source, f.details.source_id, f.match_score])).toContainEqual([
+      'ofac_sdn',
+      sourceId,
+      1,
+    ]);
+    expect(result.risk_level).toBe('high');
+  });
+
+  it('keeps a base58 wallet address case-sensitive: another case is another address', async () => {
+    const result = await screen({
+      identifiers: [{ type: 'crypto_wallet', value: '12qtd5bfwrsdnsazy76uve1xycgntojh9h' }],
+    });
+    expect(result.flags).toEqual([]);
   });
 
   it('keeps the facts in the cache key: another birth date is screened anew', async () => {

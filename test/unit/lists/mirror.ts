@@ -53,3 +53,13 @@ export function entityById(result: ListParseResult, sourceId: string) {
 export function namesOfType(result: ListParseResult, type: string): number {
   return result.entities.reduce((sum, e) => sum + e.names.filter((n) => n.type === type).length, 0);
 }
+
+/** How many records of each kind carry an IMO number (a ship's or a company's). */
+export function recordsWithImo(result: ListParseResult): Record<string, number> {
+  const byKind: Record<string, number> = {};
+  for (const entity of result.entities) {
+    if (entity.identifiers.some((id) => id.type === 'imo'))
+      byKind[entity.kind] = (byKind[entity.kind] ?? 0) + 1;
+  }
+  return byKind;
+}

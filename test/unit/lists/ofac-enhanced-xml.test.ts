@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeWithRealLists } from '../../support/real-lists.js';
-import { entityById, parseFromMirror } from './mirror.js';
+import { entityById, parseFromMirror, recordsWithImo } from './mirror.js';
 
 describeWithRealLists('OFAC Enhanced XML (CONS_ENHANCED.ZIP): the whole list', (listsDir) => {
   it('reads the 443 entities from inside the zip, dated by dataAsOf', async () => {
@@ -13,6 +13,8 @@ describeWithRealLists('OFAC Enhanced XML (CONS_ENHANCED.ZIP): the whole list', (
       cons.entities.reduce((n, e) => n + e.names.filter((x) => x.type === 'original_script').length, 0),
     ).toBe(45);
     expect(cons.listDate).toBe('2025-01-10');
+    // No IMO number anywhere in the file (grep), as in the legacy CSV.
+    expect(recordsWithImo(cons)).toEqual({});
   });
 });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ListParseResult } from '../../../src/sources/lists/parsers/types.js';
 import { describeWithRealLists } from '../../support/real-lists.js';
-import { entityById, parseFromMirror } from './mirror.js';
+import { entityById, parseFromMirror, recordsWithImo } from './mirror.js';
 
 describeWithRealLists('UK OFSI consolidated CSV: the whole list', (listsDir) => {
   let ofsi: ListParseResult;
@@ -21,6 +21,18 @@ describeWithRealLists('UK OFSI consolidated CSV: the whole list', (listsDir) => 
     // Independent python count of distinct names (Latin and non-Latin) per Group ID: 15,957.
     expect(ofsi.counts.names).toBe(15_957);
     expect(ofsi.entities.every((e) => e.names[0]?.type === 'primary')).toBe(true);
+  });
+
+  it('reads the IMO numbers its Other Information states, of ships and of shipping companies', () => {
+    // Independent python count: 29 Group IDs state one ("(IMO number):7408873" for the 15 ships,
+    // "IMO number: 5571322." or "International Maritime Organization (IMO) Number: 1790183." for
+    // 14 companies); none was read before.
+    expect(recordsWithImo(ofsi)).toEqual({ vessel: 15, organization: 14 });
+    expect(entityById(ofsi, '13340').identifiers).toContainEqual({
+      type: 'imo',
+      value: '5342883',
+      label: 'Other Information',
+    });
   });
 });
 
@@ -69,6 +81,9 @@ describe('UK OFSI consolidated CSV', () => {
     );
     expect(saidJan.birth_dates).toContain('1981-02-05');
     expect(saidJan.nationalities).toContain('AF');
-    expect(entityById(ofsi, '13651').kind).toBe('vessel');
+    expect(entityById(ofsi, '13651')).toMatchObject({
+      kind: 'vessel',
+      identifiers: [{ type: 'imo', value: '7408873', label: 'Other Information' }],
+    });
   });
 });

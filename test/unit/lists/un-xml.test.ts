@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ListParseResult } from '../../../src/sources/lists/parsers/types.js';
 import { describeWithRealLists } from '../../support/real-lists.js';
-import { entityById, namesOfType, parseFromMirror } from './mirror.js';
+import { entityById, namesOfType, parseFromMirror, recordsWithImo } from './mirror.js';
 
 describeWithRealLists('UN Security Council consolidated XML: the whole list', (listsDir) => {
   let un: ListParseResult;
@@ -23,6 +23,19 @@ describeWithRealLists('UN Security Council consolidated XML: the whole list', (l
     expect(un.counts.names).toBe(4116);
     expect(namesOfType(un, 'weak_aka')).toBe(615);
     expect(namesOfType(un, 'original_script')).toBe(377);
+  });
+
+  it('reads the IMO company numbers its comments state, in every form they are written', () => {
+    // grep: 16 ENTITY comments state their number ("IMO number: 5571322.", "IMO Number: 5342883.",
+    // "International Maritime Organization (IMO) Number: 1790183.", "Company Number IMO
+    // 5434358."); none was read before.
+    expect(recordsWithImo(un)).toEqual({ organization: 16 });
+    const imoOf = (id: string) => entityById(un, id).identifiers.filter((i) => i.type === 'imo');
+    // KPe.022, Chongchongang Shipping Company: "IMO Number: 5342883. The Chongchongang ...".
+    expect(imoOf('6908516')).toEqual([{ type: 'imo', value: '5342883', label: 'COMMENTS1' }]);
+    // KPe.020, Ocean Maritime Management: its comments also list the ships it manages, with their
+    // IMO numbers; those are not its own.
+    expect(imoOf('6908046').map((i) => i.value)).toEqual(['1790183']);
   });
 });
 

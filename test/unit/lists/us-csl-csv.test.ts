@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ListParseResult } from '../../../src/sources/lists/parsers/types.js';
 import { describeWithRealLists } from '../../support/real-lists.js';
-import { entityById, parseFromMirror } from './mirror.js';
+import { entityById, parseFromMirror, recordsWithImo } from './mirror.js';
 
 describeWithRealLists('US Consolidated Screening List CSV: the whole list', (listsDir) => {
   let csl: ListParseResult;
@@ -15,6 +15,8 @@ describeWithRealLists('US Consolidated Screening List CSV: the whole list', (lis
     // 4,134 non-SDN rows; one (list, _id) pair appears twice and is kept once.
     expect(csl.counts.entities).toBe(4133);
     expect(csl.entities.some((e) => e.list === 'SDN')).toBe(false);
+    // Only the SDN rows state IMO numbers (grep): none is left.
+    expect(recordsWithImo(csl)).toEqual({});
     // Independent python count of distinct names per kept row.
     expect(csl.counts.names).toBe(7826);
   });
@@ -33,6 +35,15 @@ describeWithRealLists('US Consolidated Screening List CSV: the whole list', (lis
     const all = await parseFromMirror('us_csl', undefined, { skipLists: [] }, listsDir);
     expect(all.counts.skipped).toBe(0);
     expect(all.counts.entities).toBe(14_159);
+    // Its SDN rows repeat OFAC's IMO numbers in `ids` ("IMO 5342883, Identification Number"): 514
+    // rows by python, 83 of them companies' numbers. Before: 440 (431 ships, 9 companies), with
+    // the "IMO " prefix kept in the value.
+    expect(recordsWithImo(all)).toEqual({ vessel: 431, organization: 83 });
+    expect(entityById(all, 'SDN-17067').identifiers).toContainEqual({
+      type: 'imo',
+      value: '5342883',
+      label: 'Identification Number',
+    });
   });
 });
 

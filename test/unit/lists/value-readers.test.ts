@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { countryCode } from '../../../src/sources/entity-building/countries.js';
 import { parseBirthDate } from '../../../src/sources/entity-building/dates.js';
+import { listIdentifier } from '../../../src/sources/lists/parsers/identifier-types.js';
+import { imoNumbersIn } from '../../../src/sources/lists/parsers/imo-numbers.js';
 import { parseOfacRemarks } from '../../../src/sources/lists/parsers/ofac-remarks.js';
 
 describe('date, country and Remarks readers shared by the parsers', () => {
@@ -54,5 +56,40 @@ describe('date, country and Remarks readers shared by the parsers', () => {
       ],
       weakAliases: ['UMM X'],
     });
+  });
+
+  it.each([
+    ['Identification Number', 'IMO 5342883', 'imo', '5342883'],
+    ['Company Number', 'IMO 5434358', 'imo', '5434358'],
+    ['Vessel Registration Identification', 'IMO 9187629', 'imo', '9187629'],
+    ['Vessel Registration Identification', '8606173', 'imo', '8606173'],
+    ['Vessel Registration Identification', 'RS 150443', 'registration_number', 'RS 150443'],
+    ['BusinessRegistrationNumber', 'IMO: 5987860', 'imo', '5987860'],
+    ['IMONumber', 'IMO9562233', 'imo', '9562233'],
+    ['Registered Ship Owner IMO', '5987860', 'imo', '5987860'],
+    ['Company Number', '1027700132195', 'registration_number', '1027700132195'],
+    ['Legal Entity Number', '253400JT3MQWNDKMJE44', 'lei', '253400JT3MQWNDKMJE44'],
+    ['Legal Entity Number', '851683897', 'registration_number', '851683897'],
+  ])('a list identifier "%s %s" is of kind %s, value %s', (label, value, type, kept) => {
+    expect(listIdentifier(label, value)).toEqual({ type, value: kept, label });
+  });
+
+  it('reads the IMO numbers a record states of itself in prose, not those it mentions', () => {
+    expect(imoNumbersIn('Registered owner of CHON MYONG 1. IMO number: 5571322.')).toEqual(['5571322']);
+    expect(
+      imoNumbersIn('Listed as asset of X (OFSI ID: 13635) (IMO number):7408873 (Current owners):X'),
+    ).toEqual(['7408873']);
+    expect(
+      imoNumbersIn('contributed to the evasion. International Maritime Organization (IMO) Number: 1790183.'),
+    ).toEqual(['1790183']);
+    expect(imoNumbersIn('through a ship-to-ship transfer operation. Company Number IMO 5434358.')).toEqual([
+      '5434358',
+    ]);
+    expect(
+      imoNumbersIn(
+        'operator/manager of the following vessels with IMO Number: (a) Chol Ryong 8606173, (b) Mi Rim 8713471',
+      ),
+    ).toEqual([]);
+    expect(imoNumbersIn('its tanker (IMO 9123456) called at Nampo; IMO number: 12345678')).toEqual([]);
   });
 });

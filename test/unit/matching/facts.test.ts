@@ -167,4 +167,34 @@ describe('facts that confirm or rule out a name match', () => {
       'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh',
     );
   });
+
+  it.each([
+    ['imo', '７４０６７８４', '7406784'],
+    ['imo', '740\u200b6784', '7406784'],
+    ['imo', '٧٤٠٦٧٨٤', '7406784'],
+    ['imo', 'IMO No. 7406784', '7406784'],
+    ['imo', 'imo\u00a0７４０-６７８４', '7406784'],
+    ['passport', 'N0123\u00ad4567', 'N01234567'],
+    ['passport', '\u202aN01234567\u202c', 'N01234567'],
+    ['passport', 'Ｎ０１２３４５６７', 'N01234567'],
+    ['passport', 'АВ 123456', 'AB123456'],
+    ['tax_id', '77–4400–1497', '7744001497'],
+    ['mmsi', 'MMSI 273 385 420', '273385420'],
+    ['crypto_wallet', '12QtD5BFwR\u00adsdNsAZY76UVE1xyCGNTojH9h', '12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h'],
+    ['crypto_wallet', ' 12QtD5BFwRsdNsAZY76 UVE1xyCGNTojH9h\u200d', '12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h'],
+    ['crypto_wallet', '１２QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h', '12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h'],
+    [
+      'crypto_address',
+      '0x7F\u200b367cc41522ce07553e823bf3be79a889debe1b',
+      '0x7f367cc41522ce07553e823bf3be79a889debe1b',
+    ],
+  ])('a variant of %s %j compares as %s', (type, written, value) => {
+    expect(normaliseIdentifier(type, written)).toBe(value);
+  });
+
+  it('keeps a base58 address case-sensitive: another case is another address', () => {
+    expect(normaliseIdentifier('crypto_wallet', '12qtd5bfwrsdnsazy76uve1xycgntojh9h')).not.toBe(
+      normaliseIdentifier('crypto_address', '12QtD5BFwRsdNsAZY76UVE1xyCGNTojH9h'),
+    );
+  });
 });

@@ -56,6 +56,21 @@ describe('batch input', () => {
     ]);
   });
 
+  it('refuses a row whose identifier cannot be one of its kind, at that identifier, with its line', () => {
+    const bad = refusal(() =>
+      checkCsv(
+        'query,type,identifiers\r\nA Ship,vessel,imo:IMO 9187629\r\nB Ship,vessel,mmsi:1;imo:9187628\r\n',
+      ),
+    );
+    expect(bad.fieldErrors).toEqual([
+      { pointer: '/items/1/identifiers/0/value', detail: 'line 3: must be an MMSI: 9 digits (got 1 digit)' },
+      {
+        pointer: '/items/1/identifiers/1/value',
+        detail: "line 3: is not a ship's IMO number: its last digit is not the check digit of the first six",
+      },
+    ]);
+  });
+
   it('refuses CSV without a query column, with unknown columns, or with bad rows, naming each line', () => {
     expect(refusal(() => submissionFromCsv('type\r\nperson\r\n')).fieldErrors[0]!.detail).toBe(
       'no query column',

@@ -9,7 +9,7 @@ import {
 } from '../../entity-building/entity-draft.js';
 import { clean, pushUnique } from '../../entity-building/text.js';
 import type { BirthDate, ListEntity, NameType } from '../../list-entity.js';
-import { identifierType } from './identifier-types.js';
+import { addImoNumbersFrom, listIdentifier } from './identifier-types.js';
 import { resolveLimits } from './limits.js';
 import { finishResult, pushEntity, requireFile } from './result.js';
 import { openText } from './text-input.js';
@@ -59,6 +59,7 @@ function toEntity(el: XmlElement): ListEntity {
       .join(' '),
   );
   if (remarks) entity.remarks = remarks;
+  addImoNumbersFrom(entity, remarks, 'remark');
   const url = childText(childrenNamed(el, 'regulation')[0], 'publicationUrl');
   if (url) entity.url = url;
   for (const citizenship of childrenNamed(el, 'citizenship')) {
@@ -133,8 +134,10 @@ function addIdentifications(entity: ListEntity, identifications: XmlElement[]): 
       attr(el, 'identificationTypeDescription') ?? attr(el, 'identificationTypeCode') ?? 'identification';
     const code = attr(el, 'identificationTypeCode') ?? '';
     const country = countryCode(attr(el, 'countryIso2Code'));
-    const type = identifierType(code === 'id' ? 'national id' : label);
-    entity.identifiers.push({ type, value, label, ...(country && { country }) });
+    const identifier = listIdentifier(label, value, country);
+    // The FSF's code `id` is a national identity card, whatever its description says.
+    if (code === 'id' && identifier.type !== 'imo') identifier.type = 'national_id';
+    entity.identifiers.push(identifier);
   }
 }
 

@@ -1,11 +1,14 @@
-import type { IdentifierType } from '../../list-entity.js';
+import type { EntityIdentifier, IdentifierType, ListEntity } from '../../list-entity.js';
+import { imoNumberOf, imoNumbersIn } from './imo-numbers.js';
 
 // Maps the lists' identifier labels (OFAC remarks, OFAC/UN/EU/UK document types, CSL ids) to the
 // model's identifier kinds. Order matters: the first pattern that matches wins, so the specific
 // labels come before the generic ones ("Aircraft Tail Number" before "Number").
 const RULES: ReadonlyArray<readonly [RegExp, IdentifierType]> = [
   [/pass(?:e)?port|pasaporte/i, 'passport'],
-  [/^(vessel registration identification|imo)\b|\bimo\b/i, 'imo'],
+  // OFAC's "Vessel Registration Identification" is an IMO number when its value is one (read by
+  // listIdentifier), else a national register's number ("RS 150443").
+  [/\bimo\b/i, 'imo'],
   [/\bmmsi\b/i, 'mmsi'],
   [/swift|\bbic\b(?!\s*\()/i, 'swift_bic'],
   [/legal entity number|\blei\b/i, 'lei'],
@@ -34,4 +37,29 @@ export function identifierType(label: string): IdentifierType {
     if (pattern.test(label)) return type;
   }
   return 'other';
+}
+
+/**
+ * A list's identifier: its kind from its label, except that a value written as an IMO number
+ * ("IMO 5342883", under "Identification Number" or "Company Number") is one whatever the label,
+ * kept without its prefix, and that a "Legal Entity Number" which is no ISO LEI (OFAC's "Legal
+ * Entity Number 851683897 (Netherlands)", a national register's) is a registration number.
+ * `country` is the issuing country, when known.
+ */
+export function listIdentifier(label: string, value: string, country?: string): EntityIdentifier {
+  const imo = imoNumberOf(value, label);
+  let type = imo === undefined ? identifierType(label) : 'imo';
+  if (type === 'lei' && !ISO_LEI.test(value.trim())) type = 'registration_number';
+  return { type, value: imo ?? value, label, ...(country && { country }) };
+}
+
+/** An ISO 17442 LEI as the lists write it: 18 letters and digits, then 2 check digits. */
+const ISO_LEI = /^[0-9A-Z]{18}\d{2}$/i;
+
+/** The IMO numbers a record's free text states (see imoNumbersIn), each added once to its identifiers. */
+export function addImoNumbersFrom(entity: ListEntity, text: string | undefined, label: string): void {
+  for (const value of imoNumbersIn(text)) {
+    if (!entity.identifiers.some((id) => id.type === 'imo' && id.value === value))
+      entity.identifiers.push({ type: 'imo', value, label });
+  }
 }

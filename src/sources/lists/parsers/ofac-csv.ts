@@ -9,7 +9,7 @@ import {
 } from '../../entity-building/entity-draft.js';
 import { clean, splitValues } from '../../entity-building/text.js';
 import type { EntityKind, ListEntity, NameType } from '../../list-entity.js';
-import { identifierType } from './identifier-types.js';
+import { listIdentifier } from './identifier-types.js';
 import { resolveLimits } from './limits.js';
 import {
   ADD_COLUMNS,
@@ -151,15 +151,8 @@ function addRemarkFacts(entity: ListEntity, remarks: string | undefined): void {
   for (const country of facts.countries) addCountry(entity, country);
   const gender = parseGender(facts.gender);
   if (gender) entity.gender = gender;
-  for (const id of facts.identifiers) {
-    const country = countryCode(id.country);
-    entity.identifiers.push({
-      type: identifierType(id.label),
-      value: id.value,
-      label: id.label,
-      ...(country && { country }),
-    });
-  }
+  for (const id of facts.identifiers)
+    entity.identifiers.push(listIdentifier(id.label, id.value, countryCode(id.country)));
   for (const alias of facts.weakAliases) addOfacName(entity, alias, 'weak_aka');
 }
 

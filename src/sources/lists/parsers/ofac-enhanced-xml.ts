@@ -3,7 +3,7 @@ import { parseBirthDate, parseFullDate } from '../../entity-building/dates.js';
 import { addCountry, addPlaceOfBirth, newEntity, parseGender } from '../../entity-building/entity-draft.js';
 import { clean, pushUnique } from '../../entity-building/text.js';
 import type { EntityKind, ListEntity } from '../../list-entity.js';
-import { identifierType } from './identifier-types.js';
+import { identifierType, listIdentifier } from './identifier-types.js';
 import { resolveLimits } from './limits.js';
 import { addEnhancedNames } from './ofac-enhanced-names.js';
 import { finishResult, pushEntity, requireFile } from './result.js';
@@ -113,7 +113,7 @@ function addFeatures(entity: ListEntity, features: XmlElement[], countries: Coun
     else if (NATIONALITY_FEATURES.test(type)) addCountry(entity, valueCountry(), true);
     else if (COUNTRY_FEATURES.test(type)) addCountry(entity, valueCountry());
     else if (value && identifierType(type) !== 'other' && !/date|name|type/i.test(type)) {
-      entity.identifiers.push({ type: identifierType(type), value, label: type });
+      entity.identifiers.push(listIdentifier(type, value));
     }
   }
 }
@@ -124,7 +124,7 @@ function addDocuments(entity: ListEntity, documents: XmlElement[], countries: Co
     if (!value) continue;
     const label = childText(doc, 'type') ?? 'Identity document';
     const country = refCountry(firstChild(doc, 'issuingCountry'), countries);
-    entity.identifiers.push({ type: identifierType(label), value, label, ...(country && { country }) });
+    entity.identifiers.push(listIdentifier(label, value, country));
   }
 }
 

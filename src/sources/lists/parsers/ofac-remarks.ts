@@ -85,7 +85,6 @@ function readIdentifier(statement: string, facts: OfacRemarkFacts): void {
     country = clean(inParens[1]);
     rest = rest.slice(0, inParens.index);
   }
-  if (label === 'Vessel Registration Identification') rest = rest.replace(/^IMO\s+/, '');
   const value = clean(rest);
   if (!value) return;
   facts.identifiers.push(country ? { label, value, country } : { label, value });

@@ -10,7 +10,8 @@ import {
 } from '../../entity-building/entity-draft.js';
 import { clean, pushUnique } from '../../entity-building/text.js';
 import type { EntityKind, ListEntity, NameType } from '../../list-entity.js';
-import { identifierType } from './identifier-types.js';
+import { addImoNumbersFrom, listIdentifier } from './identifier-types.js';
+import { imoNumberOf } from './imo-numbers.js';
 import { resolveLimits } from './limits.js';
 import { finishResult, pushEntity, requireFile } from './result.js';
 import { openText } from './text-input.js';
@@ -73,6 +74,7 @@ function toEntity(el: XmlElement): ListEntity {
     [childText(el, 'OtherInformation'), childText(el, 'UKStatementofReasons')].filter(Boolean).join(' '),
   );
   if (remarks) entity.remarks = remarks;
+  addImoNumbersFrom(entity, childText(el, 'OtherInformation'), 'OtherInformation');
   addAddresses(entity, el);
   addContactIdentifiers(entity, el);
   const individual = firstChild(firstChild(el, 'IndividualDetails'), 'Individual');
@@ -153,7 +155,7 @@ function addIndividualFacts(entity: ListEntity, individual: XmlElement): void {
     for (const doc of firstChild(individual, group)?.children ?? []) {
       const value = childText(doc, numberTag);
       if (value && !entity.identifiers.some((id) => id.value === value && id.label === label)) {
-        entity.identifiers.push({ type: identifierType(label), value, label });
+        entity.identifiers.push(listIdentifier(label, value));
       }
     }
   }
@@ -164,12 +166,12 @@ function addEntityFacts(entity: ListEntity, el: XmlElement): void {
   for (const value of details
     ? nestedTexts(details, 'BusinessRegistrationNumbers', 'BusinessRegistrationNumber')
     : []) {
-    entity.identifiers.push({ type: 'registration_number', value, label: 'BusinessRegistrationNumber' });
+    entity.identifiers.push(listIdentifier('BusinessRegistrationNumber', value));
   }
   const ship = firstChild(firstChild(el, 'ShipDetails'), 'Ship');
   if (!ship) return;
   for (const value of nestedTexts(ship, 'IMONumbers', 'IMONumber')) {
-    entity.identifiers.push({ type: 'imo', value: value.replace(/^IMO\s*/i, ''), label: 'IMONumber' });
+    entity.identifiers.push({ type: 'imo', value: imoNumberOf(value) ?? value, label: 'IMONumber' });
   }
   for (const flag of nestedTexts(ship, 'CurrentBelievedFlagOfShips', 'CurrentBelievedFlagOfShip'))
     addCountry(entity, flag);

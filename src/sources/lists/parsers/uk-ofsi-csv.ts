@@ -11,7 +11,7 @@ import {
 import { clean, pushUnique, splitEnumerated } from '../../entity-building/text.js';
 import type { EntityKind, ListEntity, NameType, RawRecord } from '../../list-entity.js';
 import { readCsvRows, requireColumns, takeFirstLine } from './csv-rows.js';
-import { identifierType } from './identifier-types.js';
+import { addImoNumbersFrom, listIdentifier } from './identifier-types.js';
 import { resolveLimits } from './limits.js';
 import { type FileContext, parseError } from './list-parse-error.js';
 import { finishResult, pushEntity, requireFile } from './result.js';
@@ -90,6 +90,7 @@ function newGroup(groupId: string, fields: Row): ListEntity {
   if (listedOn) entity.listed_on = listedOn;
   const remarks = clean(fields['Other Information']);
   if (remarks) entity.remarks = remarks;
+  addImoNumbersFrom(entity, remarks, 'Other Information');
   const gender = parseGender(/\(Gender\):\s*(\w+)/.exec(remarks ?? '')?.[1]);
   if (gender) entity.gender = gender;
   return entity;
@@ -130,7 +131,7 @@ function addRow(entity: ListEntity, fields: Row): void {
 function addDocument(entity: ListEntity, value: string | undefined, label: string): void {
   for (const number of splitEnumerated(value)) {
     if (entity.identifiers.some((id) => id.value === number && id.label === label)) continue;
-    entity.identifiers.push({ type: identifierType(label), value: number, label });
+    entity.identifiers.push(listIdentifier(label, number));
   }
 }
 

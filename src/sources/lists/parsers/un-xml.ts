@@ -10,7 +10,7 @@ import {
 } from '../../entity-building/entity-draft.js';
 import { clean, splitValues } from '../../entity-building/text.js';
 import type { ListEntity, NameType } from '../../list-entity.js';
-import { identifierType } from './identifier-types.js';
+import { addImoNumbersFrom, listIdentifier } from './identifier-types.js';
 import { resolveLimits } from './limits.js';
 import { finishResult, pushEntity, requireFile } from './result.js';
 import { openText } from './text-input.js';
@@ -68,6 +68,7 @@ function toEntity(el: XmlElement): ListEntity {
   if (gender) entity.gender = gender;
   addBirthFacts(entity, el);
   addDocuments(entity, el);
+  addImoNumbersFrom(entity, remarks, 'COMMENTS1');
   addAddresses(entity, childrenNamed(el, person ? 'INDIVIDUAL_ADDRESS' : 'ENTITY_ADDRESS'));
   return entity;
 }
@@ -108,7 +109,7 @@ function addDocuments(entity: ListEntity, el: XmlElement): void {
     const label =
       clean(childText(doc, 'TYPE_OF_DOCUMENT')) ?? clean(childText(doc, 'TYPE_OF_DOCUMENT2')) ?? 'Document';
     const country = countryCode(childText(doc, 'ISSUING_COUNTRY') ?? childText(doc, 'COUNTRY_OF_ISSUE'));
-    entity.identifiers.push({ type: identifierType(label), value, label, ...(country && { country }) });
+    entity.identifiers.push(listIdentifier(label, value, country));
   }
 }
 

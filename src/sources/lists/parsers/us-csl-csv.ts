@@ -11,7 +11,7 @@ import {
 import { clean, splitValues } from '../../entity-building/text.js';
 import type { EntityKind, ListEntity, RawRecord } from '../../list-entity.js';
 import { type CsvRow, readCsvRows, requireColumns } from './csv-rows.js';
-import { identifierType } from './identifier-types.js';
+import { listIdentifier } from './identifier-types.js';
 import { resolveLimits } from './limits.js';
 import { type FileContext, parseError } from './list-parse-error.js';
 import { finishResult, pushEntity, requireFile } from './result.js';
@@ -147,7 +147,7 @@ function addIdentifiers(entity: ListEntity, ids: string | undefined): void {
     const value = clean(pieces.join(', '));
     if (!value) continue;
     const code = countryCode(country);
-    entity.identifiers.push({ type: identifierType(label), value, label, ...(code && { country: code }) });
+    entity.identifiers.push(listIdentifier(label, value, code));
   }
 }
 
