@@ -15,6 +15,7 @@ import {
   DateTime,
   json,
   KEY_AUTH_PROBLEMS,
+  Nullable,
   problemResponses,
   SourceFailureSchema,
   Uuid,
@@ -22,8 +23,6 @@ import {
 import { ScreenRequestProperties } from './screen.js';
 
 const security = [{ apiKey: [] }];
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 
 export const BatchItem = Type.Object(
   {
