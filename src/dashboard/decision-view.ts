@@ -1,5 +1,6 @@
 import type { QueuedFlag } from '../screening/decisions/review-queue.js';
-import type { AppliedDecision, ScreenedFlag } from '../screening/screening-result.js';
+import type { AppliedDecision } from '../screening/screening-result.js';
+import { factComparisons } from './fact-comparisons.js';
 
 const DECISION_NAMES: Record<string, string> = {
   false_positive: 'False positive',
@@ -15,45 +16,12 @@ export interface DecisionView {
   later: boolean;
 }
 
-/** What a record says of a fact the request gave, as compared (a match or a contradiction). */
-export interface FactComparison {
-  field: string;
-  outcome: string;
-  recordSays: string;
-}
-
-const FACT_NAMES: Record<string, string> = {
-  date_of_birth: 'Birth date',
-  countries: 'Countries',
-  identifiers: 'Identifiers',
-};
-
 export function decisionName(value: string): string {
   return DECISION_NAMES[value] ?? value;
 }
 
 export function decisionView(decision: AppliedDecision, later: boolean): DecisionView {
   return { label: decisionName(decision.value), note: decision.note, decidedAt: decision.decided_at, later };
-}
-
-/**
- * The facts of the request the record agrees or disagrees with (the match explanation's
- * `secondary` outcomes); facts the record says nothing about are left out.
- */
-export function factComparisons(flag: ScreenedFlag): FactComparison[] {
-  const explanation = flag.details.match_explanation as { secondary?: unknown } | undefined;
-  const outcomes = Array.isArray(explanation?.secondary) ? explanation.secondary : [];
-  return outcomes.flatMap((o: { field?: unknown; outcome?: unknown; compared_with?: unknown }) =>
-    o.outcome === 'match' || o.outcome === 'mismatch'
-      ? [
-          {
-            field: FACT_NAMES[String(o.field)] ?? String(o.field),
-            outcome: o.outcome === 'match' ? 'matches' : 'contradicts',
-            recordSays: Array.isArray(o.compared_with) ? o.compared_with.join('; ') : '',
-          },
-        ]
-      : [],
-  );
 }
 
 /** One row of the review queue. */
@@ -71,7 +39,8 @@ export function queuedFlagView(queued: QueuedFlag) {
     source: flag.source,
     list: flag.list,
     score: flag.match_score.toFixed(2),
-    comparisons: factComparisons(flag),
+    // The facts the record agrees or disagrees with; those it says nothing about are left out.
+    comparisons: factComparisons(flag).filter((c) => c.outcome !== 'unknown'),
     previousDecision: details.previous_decision !== undefined,
   };
 }

@@ -1,9 +1,11 @@
 import type { StoredDecision } from '../screening/decisions/decision-store.js';
+import type { ScreenedRequest } from '../screening/screened-request.js';
 import type { ScreenedFlag, ScreeningResult } from '../screening/screening-result.js';
 import type { Flag } from '../sources/flag.js';
 import { registeredList } from '../sources/lists/list-registry.js';
 import type { FailedSource, SourceFailureReason } from '../sources/source-failure.js';
 import { type DecisionView, decisionView } from './decision-view.js';
+import { type FactComparison, factComparisons } from './fact-comparisons.js';
 import { templateHelpers } from './formatting.js';
 
 /** One line of a flag's record, as text. */
@@ -38,6 +40,8 @@ export interface FlagView {
   score: string;
   matchedName: string;
   explanation: ExplanationView | undefined;
+  /** Each fact the request gave (birth date, countries, identifiers), as compared with the record. */
+  comparisons: FactComparison[];
   facts: Fact[];
   /** The source's own record, as indented JSON. */
   sourceRecord: string | undefined;
@@ -155,6 +159,7 @@ export function flagView(
     score: flag.match_score.toFixed(2),
     matchedName: text(details.matched_name ?? details.name),
     explanation: explanation(details.match_explanation),
+    comparisons: factComparisons(flag),
     facts: facts(details),
     sourceRecord:
       details.source_record === undefined ? undefined : JSON.stringify(details.source_record, null, 2),
@@ -192,10 +197,43 @@ function isOfficialList(failed: FailedSource): boolean {
   return registeredList(failed.source)?.kind === 'direct_feed';
 }
 
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/** A country code with its name (`GB (United Kingdom)`). */
+function country(code: string): string {
+  return `${code} (${regionNames.of(code) ?? code})`;
+}
+
+/**
+ * What the screening was asked, line by line (the API's `request`; with the reference, which the
+ * answer gives apart). Undefined for a screening stored before requests were recorded.
+ */
+export function requestView(
+  request: ScreenedRequest | null,
+  reference: string | undefined,
+): Fact[] | undefined {
+  if (request === null) return undefined;
+  const notGiven = 'Not given';
+  const identifier = (id: ScreenedRequest['identifiers'][number]) =>
+    `${label(id.type)} ${id.value}${id.country ? `, issued by ${country(id.country)}` : ''}`;
+  return [
+    { label: 'Name as given', value: request.query ?? 'None: identifiers only' },
+    { label: 'Type', value: request.type },
+    ...(reference !== undefined ? [{ label: 'Reference', value: reference }] : []),
+    { label: 'Birth date', value: request.date_of_birth ?? notGiven },
+    { label: 'Countries', value: request.countries.map(country).join('; ') || notGiven },
+    { label: 'Identifiers', value: request.identifiers.map(identifier).join('; ') || notGiven },
+    { label: 'Threshold', value: request.options.threshold.toFixed(2) },
+    { label: 'Sources selected', value: request.options.sources.join(', ') },
+    { label: 'Adverse media', value: request.options.include_adverse_media ? 'Included' : 'Not included' },
+  ];
+}
+
 /** A screening as the console shows it. */
 export function screeningView(result: ScreeningResult, standing: readonly StoredDecision[] = []) {
   return {
     ...result,
+    asked: requestView(result.request, result.reference),
     riskClass: templateHelpers.riskClass(result.risk_level, result.complete),
     riskLabel: templateHelpers.riskLabel(result.risk_level, result.complete),
     listsNotChecked: result.sources_failed.filter(isOfficialList).map(failedSourceView),

@@ -42,6 +42,12 @@ export const PlanIdSchema = Type.Union(
   { description: 'Plan of the account' },
 );
 
+/** The schema, or null. */
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(
+  schema: T,
+  options?: { description: string },
+) => Type.Union([schema, Type.Null()], options);
+
 export const Uuid = Type.String({ format: 'uuid' });
 export const DateTime = Type.String({ format: 'date-time' });
 

@@ -8,6 +8,15 @@ import type { StoredResult } from './screening-result.js';
 type EarlierResult = Omit<StoredResult, 'sources_failed' | 'complete'>;
 
 /**
+ * A result stored before answers recorded their request, with `request: null`: what it was asked
+ * besides its entity (the birth date, countries and identifiers, the query as given) was not
+ * recorded, and a request rebuilt without them would read as one that gave none.
+ */
+export function withRequestUnrecorded(result: StoredResult): StoredResult {
+  return result.request === undefined ? { ...result, request: null } : result;
+}
+
+/**
  * A result stored before answers carried `sources_failed` and `complete`, given them from the
  * row's own `source_errors`, so that every answer has the same fields. Such an error records no
  * reason: a timeout is known (`timed_out`), anything else is reported as `error`. Official lists

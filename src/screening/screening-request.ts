@@ -3,6 +3,7 @@ import { type FieldError, ServiceError } from '../errors.js';
 import type { QueryFacts } from '../matching/index.js';
 import type { Source } from '../sources/source.js';
 import { codePointLength, holdsLetterOrDigit, normaliseQuery, visibleText } from './normalise-query.js';
+import { type ScreenedRequest, screenedRequest } from './screened-request.js';
 import { resolveScreeningFacts, type ScreeningFactsRequest } from './screening-facts.js';
 import {
   DEFAULT_MATCH_THRESHOLD,
@@ -38,6 +39,8 @@ export interface ResolvedScreening {
   reference: string | undefined;
   options: EffectiveOptions;
   sources: Source[];
+  /** What was asked, as it is screened: reported and stored with the answer. */
+  request: ScreenedRequest;
 }
 
 function invalid(detail: string, errors: FieldError[]): ServiceError {
@@ -70,7 +73,8 @@ export function resolveScreeningRequest(
     ]);
   }
   // Counted as shown: characters that show nothing are not part of the name (normaliseQuery).
-  const length = codePointLength(visibleText(query).trim());
+  const shown = visibleText(query).trim();
+  const length = codePointLength(shown);
   if (length < QUERY_MIN_CODE_POINTS || length > QUERY_MAX_CODE_POINTS) {
     throw invalid('The query is too short or too long.', [
       {
@@ -125,17 +129,19 @@ export function resolveScreeningRequest(
       { pointer: '/options/sources', detail: `no selected source screens a ${type}` },
     ]);
   }
+  const options: EffectiveOptions = {
+    threshold: request.options?.threshold ?? DEFAULT_MATCH_THRESHOLD,
+    sources: sources.map((s) => s.id),
+    include_adverse_media: includeAdverseMedia,
+  };
   return {
     entity,
     type,
     facts,
     identifiersOnly,
     reference,
-    options: {
-      threshold: request.options?.threshold ?? DEFAULT_MATCH_THRESHOLD,
-      sources: sources.map((s) => s.id),
-      include_adverse_media: includeAdverseMedia,
-    },
+    options,
     sources,
+    request: screenedRequest(identifiersOnly ? null : shown, type, facts, options),
   };
 }

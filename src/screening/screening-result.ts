@@ -1,6 +1,7 @@
 import type { Flag } from '../sources/flag.js';
 import type { FailedSource } from '../sources/source-failure.js';
 import type { RiskLevel } from './risk.js';
+import type { ScreenedRequest } from './screened-request.js';
 
 /** An analyst's decision on a listed record for one subject, as a flag it applies to carries it. */
 export interface AppliedDecision {
@@ -34,6 +35,8 @@ export interface ScreeningResult {
   entity: string;
   /** The caller's own id of the party, when the request gave one. */
   reference?: string;
+  /** What was asked, as screened; null for a screening stored before requests were recorded. */
+  request: ScreenedRequest | null;
   risk_score: number;
   risk_level: RiskLevel;
   flags: ScreenedFlag[];

@@ -279,6 +279,7 @@ export class ScreeningService {
       id: newId(),
       entity: resolved.entity,
       ...(resolved.reference !== undefined ? { reference: resolved.reference } : {}),
+      request: resolved.request,
       // A flag cleared as a false positive is still reported, but is no risk.
       ...assessRisk(riskBearing(flags)),
       flags,

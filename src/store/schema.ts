@@ -324,6 +324,8 @@ export interface BatchItemTable {
   /** The screening's `complete` and `sources_failed`; NULL until completed (and on items completed before they were kept). */
   complete: boolean | null;
   sources_failed: ColumnType<FailedSource[] | null, string | null, string | null>;
+  /** What was asked, as screened (src/screening/screened-request.ts); NULL on items queued before it was kept. */
+  screened_request: ColumnType<unknown, string | null, string | null>;
   error: string | null;
   finished_at: Timestamp | null;
 }

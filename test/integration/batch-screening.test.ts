@@ -218,11 +218,53 @@ describe.each(backends())('batch screening ($name)', (shared) => {
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const lines = String(csv.body).trim().split('\r\n');
     expect(lines[0]).toBe(
-      'index,reference,screening_id,risk_score,risk_level,flag_count,status,error,complete',
+      'index,reference,screening_id,risk_score,risk_level,flag_count,status,error,complete,' +
+        'query,type,date_of_birth,countries,identifiers',
     );
     expect(lines).toHaveLength(8);
     expect(lines[4]).toContain(",'=HYPERLINK(),");
     expect((await api.request('GET', `/v1/screen/batch/${id}?cursor=abc`, { key })).status).toBe(422);
+  });
+
+  it('says in each result what its item asked, as screened, in JSON and in CSV with formulas defused', async () => {
+    const { key } = await api.createAccount('professional');
+    const csvBatch = [
+      'query,type,reference,date_of_birth,countries,identifiers',
+      `${LISTED},person,cust-1,1971,cd;uk,passport:OP0045123`,
+      `"=cmd|' /C calc'!A0",,cust-2,,,`,
+      `@${unlisted(1)},organization,,,,company_number:123;lei:5493001KJTIIGC8Y1R12`,
+    ].join('\r\n');
+    const queued = await submit(key, csvBatch, { 'content-type': 'text/csv' });
+    expect(queued.status, JSON.stringify(queued.body)).toBe(202);
+    const done = await finished(key, queued.body.id);
+    const [listed, formula, company] = done.body.results;
+    expect(listed).toMatchObject({ status: 'completed', reference: 'cust-1' });
+    const stored = await api.request('GET', `/v1/screen/${listed.screening_id}`, { key });
+    expect(listed.request).toEqual(stored.body.request);
+    expect(listed.request).toEqual({
+      query: LISTED,
+      type: 'person',
+      date_of_birth: '1971',
+      countries: ['CD', 'GB'],
+      identifiers: [{ type: 'passport', value: 'OP0045123' }],
+      options: { threshold: 0.5, sources: ['un_sc'], include_adverse_media: true },
+    });
+    expect(formula.request).toMatchObject({ query: "=cmd|' /C calc'!A0", type: 'entity', countries: [] });
+    expect(company.request.identifiers).toHaveLength(2);
+
+    const csv = await api.request('GET', `/v1/screen/batch/${queued.body.id}?format=csv`, { key });
+    const lines = String(csv.body).trim().split('\r\n');
+    expect(lines[0]!.split(',').slice(9)).toEqual([
+      'query',
+      'type',
+      'date_of_birth',
+      'countries',
+      'identifiers',
+    ]);
+    expect(lines[1]).toMatch(/,completed,,true,Eric Badege,person,1971,CD;GB,passport:OP0045123$/);
+    expect(lines[2]).toMatch(/,true,'=cmd\|' \/C calc'!A0,entity,,,$/);
+    expect(lines[3]).toContain(",true,'@Nobody Listed 1 ");
+    expect(lines[3]).toMatch(/,organization,,,company_number:123;lei:5493001KJTIIGC8Y1R12$/);
   });
 
   it("answers 404 for another account's batch and for a malformed id", async () => {
@@ -430,6 +472,10 @@ describe.each(backends())('batch items when the month fills up meanwhile ($name)
         'quota-exceeded',
         'quota-exceeded',
       ]);
+      // Not screened, but what was asked is still there, as checked when the batch was queued.
+      expect(failed.map((r: { index: number; request: { query: string } }) => r.request.query)).toEqual(
+        failed.map((r: { index: number }) => items[r.index]!.query),
+      );
       expect((await api.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(2000);
     } finally {
       await api.close();

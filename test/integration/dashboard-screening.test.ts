@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../support/backends.js';
 import { accountWithUser, DashboardClient } from '../support/dashboard-client.js';
@@ -174,6 +175,58 @@ describe.each(backends())('dashboard screening console ($name)', (backend) => {
       match_score: 1,
       details: { match_explanation: { method: 'identifier' } },
     });
+  });
+
+  it('shows what was asked, and each fact given against every flag’s record', async () => {
+    const { browser } = await signedIn();
+    const posted = await screen(browser, {
+      query: `  ${LISTED} `,
+      date_of_birth: '1990',
+      countries: 'gb, ie',
+      identifier_type: 'company_number',
+      identifier_value: ' 00000000 ',
+      threshold: '0.6',
+    });
+    expect(posted.status).toBe(303);
+    const page = (await browser.get(posted.location!)).body;
+    const asked = /<dl class="facts" id="asked"[\s\S]*?<\/dl>/.exec(page)![0];
+    const shown = [...asked.matchAll(/<dt>([^<]*)<\/dt><dd>([^<]*)<\/dd>/g)].map((m) => [m[1], m[2]]);
+    expect(shown).toEqual([
+      ['Name as given', LISTED],
+      ['Type', 'entity'],
+      ['Birth date', '1990'],
+      ['Countries', 'GB (United Kingdom); IE (Ireland)'],
+      ['Identifiers', 'Company number 00000000'],
+      ['Threshold', '0.60'],
+      ['Sources selected', 'uk_fcdo'],
+      ['Adverse media', 'Not included'],
+    ]);
+    const comparisons = /<table class="pairs-table comparisons">[\s\S]*?<\/table>/.exec(page)![0];
+    const rows = [...comparisons.matchAll(/<tr><th scope="row">([^<]*)<\/th><td class="comparison-(\w+)">/g)];
+    expect(rows.map((m) => [m[1], m[2]])).toEqual([
+      ['Identifiers', 'contradicts'],
+      ['Birth date', 'unknown'],
+      ['Countries', 'matches'],
+    ]);
+    // The record's own values beside each outcome, and what it did to the score (an exact name: nothing).
+    expect(comparisons).toMatch(
+      /<td class="comparison-matches">matches the record<\/td><td>none<\/td><td>GB<\/td>/,
+    );
+    expect(comparisons).toMatch(
+      /<td class="comparison-unknown">cannot tell<\/td><td>none<\/td><td>Nothing<\/td>/,
+    );
+    expect(comparisons).toMatch(/<caption>The facts given, against the record<\/caption>/);
+  });
+
+  it('says a screening stored before requests were recorded did not record what was asked', async () => {
+    const { user, browser } = await signedIn();
+    const mine = await api.request('POST', '/v1/screen', { key: user.key, body: { query: LISTED } });
+    await sql`UPDATE screenings SET result = (result::jsonb - 'request')::json WHERE id = ${mine.body.id}`.execute(
+      api.runtime.ctx.db,
+    );
+    const page = (await browser.get(`/dashboard/screenings/${mine.body.id}`)).body;
+    expect(page).toMatch(/<p id="asked">Not recorded: [^<]*“bnk uk limited”/);
+    expect(page).not.toMatch(/id="asked" aria-labelledby/);
   });
 
   it('offers no adverse media where no source answers it, and applies the threshold and sources given', async () => {

@@ -15,15 +15,14 @@ import {
   DateTime,
   json,
   KEY_AUTH_PROBLEMS,
+  Nullable,
   problemResponses,
   SourceFailureSchema,
   Uuid,
 } from '../schemas.js';
-import { ScreenRequestProperties } from './screen.js';
+import { ScreenedRequestSchema, ScreenRequestProperties } from './screen.js';
 
 const security = [{ apiKey: [] }];
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 
 export const BatchItem = Type.Object(
   {
@@ -67,6 +66,10 @@ const BatchResultSchema = Type.Object(
   {
     index: Type.Integer({ minimum: 0, description: "The item's position in the request" }),
     reference: Nullable(Type.String()),
+    request: Nullable(ScreenedRequestSchema, {
+      description:
+        "What was asked, as the screening's answer says it: as checked when the batch was queued, then as screened. Null on items queued before requests were recorded",
+    }),
     screening_id: Nullable({ ...Uuid, description: 'The stored screening (GET /v1/screen/:id)' }),
     risk_score: Nullable(Type.Integer({ minimum: 0, maximum: 100 })),
     risk_level: Nullable(Type.String()),

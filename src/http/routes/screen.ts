@@ -6,7 +6,7 @@ import {
   IDENTIFIER_VALUE_MAX_CHARS,
 } from '../../screening/screening-facts.js';
 import { QUERY_MAX_CODE_POINTS, REFERENCE_MAX_CHARS } from '../../screening/screening-policy.js';
-import { QUERY_TYPES } from '../../screening/screening-result.js';
+import { QUERY_TYPES, type QueryType } from '../../screening/screening-result.js';
 import { KNOWN_SOURCE_IDS } from '../../screening/source-ids.js';
 import type { App, AppContext } from '../context.js';
 import {
@@ -16,6 +16,7 @@ import {
   DateTime,
   json,
   KEY_AUTH_PROBLEMS,
+  Nullable,
   problemResponses,
   SourceFailureSchema,
   Uuid,
@@ -52,6 +53,60 @@ export const FlagSchema = Type.Object(
   { $id: 'Flag', additionalProperties: false },
 );
 
+// Unions mapped from a list type as `never`: the static type is given (the schema is the same).
+const queryType = (options?: { default: string; description: string }) =>
+  Type.Unsafe<QueryType>(
+    Type.Union(
+      QUERY_TYPES.map((t) => Type.Literal(t)),
+      options,
+    ),
+  );
+
+const IdentifierSchema = Type.Object(
+  {
+    type: Type.Unsafe<string>(Type.Union(IDENTIFIER_TYPES.map((t) => Type.Literal(t)))),
+    value: Type.String({ minLength: 1, maxLength: IDENTIFIER_VALUE_MAX_CHARS }),
+    country: Type.Optional(Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2 of the issuer' })),
+  },
+  { additionalProperties: false },
+);
+
+/** What a screening was asked, as screened (src/screening/screened-request.ts). */
+export const ScreenedRequestSchema = Type.Object(
+  {
+    query: Nullable(
+      Type.String({
+        description:
+          'The query as given, trimmed and without characters that show nothing; null when only identifiers were given',
+      }),
+    ),
+    type: queryType(),
+    date_of_birth: Nullable(
+      Type.String({ description: 'YYYY, YYYY-MM or YYYY-MM-DD; null when none was given' }),
+    ),
+    countries: Type.Array(Type.String({ minLength: 2, maxLength: 2 }), {
+      description: 'ISO 3166-1 alpha-2 codes as screened (upper case, UK as GB, each once); [] when none',
+    }),
+    identifiers: Type.Array(IdentifierSchema, { description: 'As screened (values trimmed); [] when none' }),
+    options: Type.Object(
+      {
+        threshold: Type.Number({
+          minimum: 0,
+          maximum: 1,
+          description: 'The threshold applied (default 0.5)',
+        }),
+        sources: Type.Array(Type.String(), {
+          description:
+            'The sources selected that apply to the type: those asked (all configured ones by default)',
+        }),
+        include_adverse_media: Type.Boolean({ description: 'As asked, or the plan default' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'ScreenedRequest', additionalProperties: false },
+);
+
 export const ScreeningResultSchema = Type.Object(
   {
     id: Uuid,
@@ -60,6 +115,10 @@ export const ScreeningResultSchema = Type.Object(
         'The query trimmed, NFKC-normalised, case-folded, whitespace collapsed and without characters that show nothing',
     }),
     reference: Type.Optional(Type.String({ description: 'The reference the request gave, trimmed' })),
+    request: Nullable(ScreenedRequestSchema, {
+      description:
+        'What was asked, as screened: the query, type, facts and options after defaults. Null for screenings stored before requests were recorded',
+    }),
     risk_score: Type.Integer({
       minimum: 0,
       maximum: 100,
@@ -115,33 +174,18 @@ export const ScreenRequestProperties = {
     }),
   ),
   identifiers: Type.Optional(
-    Type.Array(
-      Type.Object(
-        {
-          type: Type.Union(IDENTIFIER_TYPES.map((t) => Type.Literal(t))),
-          value: Type.String({ minLength: 1, maxLength: IDENTIFIER_VALUE_MAX_CHARS }),
-          country: Type.Optional(
-            Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2 of the issuer' }),
-          ),
-        },
-        { additionalProperties: false },
-      ),
-      {
-        maxItems: FACT_LIST_MAX,
-        description:
-          'Identifiers of the party: one of the same kind and value on a listed record is a match of 1.0',
-      },
-    ),
+    Type.Array(IdentifierSchema, {
+      maxItems: FACT_LIST_MAX,
+      description:
+        'Identifiers of the party: one of the same kind and value on a listed record is a match of 1.0',
+    }),
   ),
   type: Type.Optional(
-    Type.Union(
-      QUERY_TYPES.map((t) => Type.Literal(t)),
-      {
-        default: 'entity',
-        description:
-          'What the query names; it is matched against listed records of that kind (and records of no stated kind). `entity` matches every kind.',
-      },
-    ),
+    queryType({
+      default: 'entity',
+      description:
+        'What the query names; it is matched against listed records of that kind (and records of no stated kind). `entity` matches every kind.',
+    }),
   ),
   options: Type.Optional(
     Type.Object(

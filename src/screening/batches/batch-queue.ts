@@ -38,13 +38,12 @@ export async function insertBatch(
       tx,
     );
     for (let at = 0; at < items.length; at += INSERT_ITEMS_PER_STATEMENT) {
-      const rows = items
-        .slice(at, at + INSERT_ITEMS_PER_STATEMENT)
-        .map(
-          (item) =>
-            sql`(${batch.id}, ${item.index}, ${item.reference}, ${JSON.stringify(item.request)}::jsonb, 'pending', ${batch.createdAt})`,
-        );
-      await sql`INSERT INTO batch_items (batch_id, index, reference, request, status, queued_at)
+      const rows = items.slice(at, at + INSERT_ITEMS_PER_STATEMENT).map(
+        (item) =>
+          sql`(${batch.id}, ${item.index}, ${item.reference}, ${JSON.stringify(item.request)}::jsonb,
+              ${JSON.stringify(item.resolved?.request ?? null)}::jsonb, 'pending', ${batch.createdAt})`,
+      );
+      await sql`INSERT INTO batch_items (batch_id, index, reference, request, screened_request, status, queued_at)
         VALUES ${sql.join(rows)}`.execute(tx);
     }
   });
@@ -129,15 +128,16 @@ export function itemsCompletedStatement(
     ({ item, result }) =>
       sql`(${item.batchId}::uuid, ${item.index}::int, ${result.id}::uuid, ${result.risk_score}::int,
         ${result.risk_level}, ${result.flags.length}::int, ${result.complete}::boolean,
-        ${JSON.stringify(result.sources_failed)}::jsonb)`,
+        ${JSON.stringify(result.sources_failed)}::jsonb, ${JSON.stringify(result.request)}::jsonb)`,
   );
   const token = screened[0]?.item.claimToken ?? null;
   return sql`
     UPDATE batch_items SET status = 'completed', screening_id = v.screening_id, risk_score = v.risk_score,
       risk_level = v.risk_level, flag_count = v.flag_count, complete = v.complete,
-      sources_failed = v.sources_failed, finished_at = ${now}, claimed_until = NULL
+      sources_failed = v.sources_failed, screened_request = v.screened_request, finished_at = ${now},
+      claimed_until = NULL
     FROM admitted, (VALUES ${sql.join(rows)}) AS v (batch_id, index, screening_id, risk_score, risk_level,
-      flag_count, complete, sources_failed)
+      flag_count, complete, sources_failed, screened_request)
     WHERE batch_items.batch_id = v.batch_id AND batch_items.index = v.index AND batch_items.claim_token = ${token}
     RETURNING 1`;
 }

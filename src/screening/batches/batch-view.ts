@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { isUuid } from '../../ids.js';
 import type { Db } from '../../store/database.js';
 import type { BatchItemTable } from '../../store/schema.js';
+import type { ScreenedRequest } from '../screened-request.js';
 import { countItems } from './batch-queue.js';
 
 export type BatchStatus = 'queued' | 'running' | 'completed' | 'cancelled';
@@ -21,8 +22,9 @@ export const BATCH_RESULT_COLUMNS = [
 ] as const;
 
 /**
- * The columns of the CSV download: the outcome's, with `complete` last (columns are only ever
- * added at the end, for readers that go by position) and without the failed sources' structure.
+ * The columns of the CSV download taken from the outcome: without the failed sources' structure.
+ * Columns are only ever added at the end, for readers that go by position: the request's follow
+ * (batch-csv.ts).
  */
 export const BATCH_CSV_COLUMNS = [
   'index',
@@ -38,12 +40,13 @@ export const BATCH_CSV_COLUMNS = [
 
 /**
  * One item's outcome as the API shows it: those columns of its row (`status`: pending, running,
- * completed, failed or cancelled), with `error` only on a failed item.
+ * completed, failed or cancelled), with `error` only on a failed item, and what was asked
+ * (`request`, as its screening's answer says it; null on items queued before it was kept).
  */
 export type BatchResultView = Omit<
   Pick<Selectable<BatchItemTable>, (typeof BATCH_RESULT_COLUMNS)[number]>,
   'error'
-> & { error?: string };
+> & { error?: string; request: ScreenedRequest | null };
 
 export interface BatchView {
   id: string;
@@ -88,11 +91,15 @@ export async function batchResults(
 ): Promise<BatchResultView[]> {
   const rows = await db
     .selectFrom('batch_items')
-    .select(BATCH_RESULT_COLUMNS)
+    .select([...BATCH_RESULT_COLUMNS, 'screened_request'])
     .where('batch_id', '=', batchId)
     .where('index', '>', afterIndex)
     .orderBy('index')
     .limit(limit)
     .execute();
-  return rows.map(({ error, ...row }) => ({ ...row, ...(error ? { error } : {}) }));
+  return rows.map(({ error, screened_request, ...row }) => ({
+    ...row,
+    request: (screened_request ?? null) as ScreenedRequest | null,
+    ...(error ? { error } : {}),
+  }));
 }

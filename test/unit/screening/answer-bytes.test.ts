@@ -10,6 +10,14 @@ import {
 const stored: StoredResult = {
   id: '0b6f4f55-3f0e-4b8e-9a57-2c1f1f0a9d11',
   entity: 'acme "duration_ms": trading',
+  request: {
+    query: 'ACME ,"duration_ms":12} Trading',
+    type: 'organization',
+    date_of_birth: null,
+    countries: ['GB'],
+    identifiers: [{ type: 'company_number', value: '"duration_ms":1}' }],
+    options: { threshold: 0.5, sources: ['ofac_sdn'], include_adverse_media: false },
+  },
   risk_score: 60,
   risk_level: 'high',
   flags: [

@@ -152,7 +152,7 @@ describe('batch input', () => {
     );
   });
 
-  it('writes results as RFC 4180 CSV and defuses cells a spreadsheet would run as formulas', () => {
+  it('writes results as RFC 4180 CSV with what each item asked, and defuses cells a spreadsheet would run as formulas', () => {
     const csv = batchResultsCsv([
       {
         index: 0,
@@ -165,6 +165,17 @@ describe('batch input', () => {
         error: 'quota-exceeded: "full", try later',
         complete: null,
         sources_failed: null,
+        request: {
+          query: '=HYPERLINK("http://x", "Acme, Ltd")',
+          type: 'organization',
+          date_of_birth: null,
+          countries: ['GB', 'IE'],
+          identifiers: [
+            { type: 'company_number', value: '01234567' },
+            { type: 'lei', value: '5493001KJTIIGC8Y1R12', country: 'GB' },
+          ],
+          options: { threshold: 0.5, sources: ['un_sc'], include_adverse_media: false },
+        },
       },
       {
         index: 1,
@@ -176,12 +187,35 @@ describe('batch input', () => {
         status: 'completed',
         complete: false,
         sources_failed: [{ source: 'eu_fsf', reason: 'unavailable' }],
+        request: {
+          query: '-Maria Lopez',
+          type: 'person',
+          date_of_birth: '1970-01',
+          countries: [],
+          identifiers: [],
+          options: { threshold: 0.7, sources: ['un_sc'], include_adverse_media: true },
+        },
+      },
+      {
+        index: 2,
+        reference: null,
+        screening_id: null,
+        risk_score: null,
+        risk_level: null,
+        flag_count: null,
+        status: 'pending',
+        complete: null,
+        sources_failed: null,
+        request: null,
       },
     ]);
     expect(csv).toBe(
-      'index,reference,screening_id,risk_score,risk_level,flag_count,status,error,complete\r\n' +
-        `0,'=1+2,,,,,failed,"quota-exceeded: ""full"", try later",\r\n` +
-        '1,r1,0b6f4f55-3f0e-4b8e-9a57-2c1f1f0a9d11,0,low,0,completed,,false\r\n',
+      'index,reference,screening_id,risk_score,risk_level,flag_count,status,error,complete,' +
+        'query,type,date_of_birth,countries,identifiers\r\n' +
+        `0,'=1+2,,,,,failed,"quota-exceeded: ""full"", try later",,` +
+        `"'=HYPERLINK(""http://x"", ""Acme, Ltd"")",organization,,GB;IE,company_number:01234567;lei:5493001KJTIIGC8Y1R12\r\n` +
+        "1,r1,0b6f4f55-3f0e-4b8e-9a57-2c1f1f0a9d11,0,low,0,completed,,false,'-Maria Lopez,person,1970-01,,\r\n" +
+        '2,,,,,,pending,,,,,,,\r\n',
     );
   });
 });

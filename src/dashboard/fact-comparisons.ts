@@ -1,0 +1,43 @@
+import type { Flag } from '../sources/flag.js';
+
+/** How a fact the request gave came out against a flag's record (a match explanation's `secondary`). */
+export interface FactComparison {
+  field: string;
+  /** `unknown`: the record states nothing to compare it with, or nothing comparable. */
+  outcome: 'matches' | 'contradicts' | 'unknown';
+  /** What it did to the match score, as the API says it (`x0.7`, `+0.05`, `set to 1.0`, `none`). */
+  effect: string;
+  recordSays: string;
+}
+
+const FACT_NAMES: Record<string, string> = {
+  date_of_birth: 'Birth date',
+  countries: 'Countries',
+  identifiers: 'Identifiers',
+};
+
+const OUTCOMES: Record<string, FactComparison['outcome']> = {
+  match: 'matches',
+  mismatch: 'contradicts',
+  unknown: 'unknown',
+};
+
+/** Every fact of the request as compared with the flag's record, in the explanation's order. */
+export function factComparisons(flag: Pick<Flag, 'details'>): FactComparison[] {
+  const explanation = flag.details.match_explanation as { secondary?: unknown } | undefined;
+  const outcomes = Array.isArray(explanation?.secondary) ? explanation.secondary : [];
+  return outcomes.flatMap(
+    (o: { field?: unknown; outcome?: unknown; effect?: unknown; compared_with?: unknown }) => {
+      const outcome = OUTCOMES[String(o.outcome)];
+      if (outcome === undefined) return [];
+      return [
+        {
+          field: FACT_NAMES[String(o.field)] ?? String(o.field),
+          outcome,
+          effect: typeof o.effect === 'string' ? o.effect : '',
+          recordSays: Array.isArray(o.compared_with) ? o.compared_with.join('; ') : '',
+        },
+      ];
+    },
+  );
+}
