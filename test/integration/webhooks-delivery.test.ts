@@ -75,6 +75,29 @@ describe.each(backends())('webhook delivery ($name)', (shared) => {
     }, 120_000);
     afterAll(async () => api?.close());
 
+    it.each([
+      'http://169.254.169.254/latest/meta-data/',
+      'http://169.254.170.2/v2/credentials',
+      'http://169.254.170.23/v1/credentials',
+      'http://169.254.0.23/',
+      'http://169.254.1.1/hooks',
+      'http://100.100.100.200/latest/meta-data/',
+      'http://168.63.129.16/machine',
+      'http://[fe80::a9fe:a9fe]/',
+      'http://[fd00:ec2::254]/latest/meta-data/',
+      'http://[::ffff:169.254.170.2]/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://[::169.254.169.254]/',
+      'http://[64:ff9b::6464:64c8]/',
+    ])('refuses %s even with WEBHOOK_ALLOW_PRIVATE_NETWORKS (cloud metadata, link-local)', async (url) => {
+      const { key } = await api.createAccount('professional');
+      const response = await api.request('POST', '/v1/webhooks', { key, body: { url } });
+      expect(response.status).toBe(422);
+      expect(response.body.errors).toEqual([
+        { pointer: '/url', detail: expect.stringMatching(/cloud metadata|link-local/) },
+      ]);
+    });
+
     it('sends each live screening, signed in both schemes, to every subscribed webhook', async () => {
       const [first, second, batchOnly] = await Promise.all([
         WebhookReceiver.start(),
