@@ -29,8 +29,11 @@ export const DELIVERY_IDLE_CONNECTIONS_PER_RECEIVER = 8;
 export const DELIVERY_RECEIVERS_KEPT_MAX = 256;
 /** At most this much of a receiver's response body is read; the rest is dropped unread. */
 export const RESPONSE_BODY_MAX_BYTES = 64 * 1024;
-/** How much of a failed response's body is kept in the attempt's `error`, for the customer to read. */
-export const RESPONSE_EXCERPT_MAX_CHARS = 256;
+/**
+ * How much of a failed response's body is kept in the attempt's `error`, for the customer to read:
+ * enough for a receiver's reason, too little to read out what an internal service answers.
+ */
+export const RESPONSE_EXCERPT_MAX_CHARS = 100;
 
 /** After the n-th failed attempt the next one comes this many minutes later; after the last, `failed`. */
 export const RETRY_DELAYS_MINUTES = [1, 5, 15, 60, 1_440] as const;
