@@ -38,7 +38,7 @@ export interface Config extends Record<ListUrlKey, string | undefined> {
   listsMaxDownloadMb: number;
   /** How OpenSanctions is used: not at all, as a bulk list loaded here, or through its API. */
   opensanctionsMode: OpenSanctionsMode;
-  /** Lets webhooks reach loopback, private and link-local addresses (tests, on-premise receivers). */
+  /** Lets webhooks reach loopback and private addresses (tests, on-premise receivers); never metadata. */
   webhookAllowPrivateNetworks: boolean;
   /** Lets webhooks use plain http:// (tests, on-premise receivers). */
   webhookAllowHttp: boolean;
@@ -382,8 +382,8 @@ export const SETTINGS = [
     key: 'webhookAllowPrivateNetworks',
     defaultText: 'false',
     description:
-      'Let webhook URLs resolve to loopback, private, link-local, CGNAT and unique-local addresses. ' +
-      'For tests and on-premise receivers only; a warning is logged at start when on.',
+      'Let webhook URLs resolve to loopback, private, CGNAT and unique-local addresses (never link-local ' +
+      'or cloud metadata ones). For tests and on-premise receivers only; a warning is logged at start when on.',
     parse: flag(false),
   }),
   setting({

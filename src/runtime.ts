@@ -46,7 +46,7 @@ import { ListSnapshotStore } from './sources/lists/snapshot-store.js';
 import type { ProviderSettings } from './sources/providers/provider-settings.js';
 import { buildProviderSources } from './sources/providers/providers.js';
 import type { Source } from './sources/source.js';
-import { type AttemptLimiter, RedisAttemptLimiter } from './store/attempt-limiter.js';
+import type { AttemptLimiter } from './store/attempt-limiter.js';
 import { type Broadcast, LocalBroadcast, RedisBroadcast } from './store/broadcast.js';
 import {
   type Database,
@@ -290,13 +290,13 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   retention.start();
   const sessionPurge = new ExpiredSessionPurge(db, clock, logger);
   sessionPurge.start();
-  // Sign-in attempts are counted where every instance sees them: Redis, or else the database.
-  const attemptWindowPurge = redis ? undefined : new EndedAttemptWindowPurge(db, clock, logger);
-  attemptWindowPurge?.start();
+  // Sign-in attempts are counted in the database, also with Redis: every instance sees the same
+  // count whether Redis answers or not, and a Redis restart erases no lockout. A sign-in needs the
+  // database anyway (the user's row), and scrypt costs far more than the counter's upsert.
+  const attemptWindowPurge = new EndedAttemptWindowPurge(db, clock, logger);
+  attemptWindowPurge.start();
   const attemptLimiter = (name: string, maxAttempts: number, windowSeconds: number): AttemptLimiter =>
-    redis
-      ? new RedisAttemptLimiter(redis, deps.redisKeyPrefix, name, maxAttempts, windowSeconds, circuit)
-      : new DatabaseAttemptLimiter(db, clock, name, maxAttempts, windowSeconds);
+    new DatabaseAttemptLimiter(db, clock, name, maxAttempts, windowSeconds);
   webhookDelivery.start();
   if (soleWriter) {
     // This process is the embedded database's only writer: a claim found now is a dead process's,
@@ -399,7 +399,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
         retention.close(),
         sessionPurge.close(),
         webhookHistory.close(),
-        attemptWindowPurge?.close(),
+        attemptWindowPurge.close(),
       ]);
       await matching.close();
       await Promise.all([audit.flush(), lastUsed.flush()]);

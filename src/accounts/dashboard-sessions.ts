@@ -45,8 +45,7 @@ export type SignInResult =
   | { outcome: 'signed-in'; token: string; user: SignedInUser }
   | { outcome: 'invalid' }
   /** `pair`: too many failures for this email from this IP; `client`: too many attempts from this IP. */
-  | { outcome: 'locked'; retryAfterSeconds: number; reason: 'pair' | 'client' }
-  | { outcome: 'suspended' };
+  | { outcome: 'locked'; retryAfterSeconds: number; reason: 'pair' | 'client' };
 
 export interface DashboardSessionsDeps {
   db: Db;
@@ -99,8 +98,10 @@ export class DashboardSessions {
   constructor(private readonly deps: DashboardSessionsDeps) {}
 
   /**
-   * Checks the password and opens a session. An unknown email and a wrong password give the same
-   * answer after the same work (scrypt against a dummy hash), and both count as a failure.
+   * Checks the password and opens a session. An unknown email, a wrong password and the right
+   * password of a suspended account's user give the same answer after the same work (scrypt,
+   * against a dummy hash for an unknown email), and all three count as a failure: neither the
+   * answer nor the lockout tells a guesser that a suspended user's password was right.
    */
   async signIn(rawEmail: string, password: string, clientIp: string): Promise<SignInResult> {
     const email = normaliseEmail(rawEmail);
@@ -125,9 +126,8 @@ export class DashboardSessions {
       .where('users.email', '=', email)
       .executeTakeFirst();
     const valid = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
-    if (!user || !valid) return { outcome: 'invalid' };
+    if (!user || !valid || (user.status as AccountStatus) !== 'active') return { outcome: 'invalid' };
     await Promise.all([this.deps.failures.reset(subject), this.deps.attemptsPerClient.giveBack(client)]);
-    if ((user.status as AccountStatus) !== 'active') return { outcome: 'suspended' };
     return this.open(user.id);
   }
 

@@ -19,6 +19,7 @@ import { screeningRoutes } from './screening-routes.js';
 import { addSecurityHeaders } from './security-headers.js';
 import { csrfRefusal, isHtmx, sessionHook } from './session-guard.js';
 import { renderSignIn, signInRoutes } from './sign-in-routes.js';
+import { fieldWithNul, nulMessage } from './unstorable-text.js';
 import { usageRoutes } from './usage-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
@@ -90,6 +91,18 @@ async function dashboardPlugin(app: App, ctx: AppContext): Promise<void> {
     }
     if (isHtmx(request)) return reply.code(403).type('text/plain; charset=utf-8').send(ERROR_MESSAGES[403]);
     return reply.send(await renderError(request, reply, 403, `${refusal} Reload the page and try again.`));
+  });
+  // After the CSRF check: a forged request learns nothing of its fields.
+  app.addHook('preHandler', async (request, reply) => {
+    const config = request.routeOptions.config;
+    const field = fieldWithNul(request.body, config.nulReportedByRoute) ?? fieldWithNul(request.query);
+    if (field === undefined) return;
+    const message = nulMessage(field);
+    if (config.dashboard === 'public')
+      return reply.send(await renderSignIn(request, reply, 422, { error: message }));
+    // htmx swaps a 422 into the form (its panel with the errors); a 400 it shows in the flash message.
+    if (isHtmx(request)) return reply.code(400).type('text/plain; charset=utf-8').send(message);
+    return reply.send(await renderError(request, reply, 422, message));
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -20,7 +20,11 @@ export function monitorImportRoutes(app: App, ctx: AppContext): void {
   // than the dashboard's other forms; a route's bodyLimit wins over the form parser's.
   app.post(
     '/monitors/import',
-    { config, bodyLimit: IMPORT_FORM_BODY_LIMIT_BYTES, schema: { hide: true } },
+    {
+      config: { ...config, nulReportedByRoute: ['csv'] },
+      bodyLimit: IMPORT_FORM_BODY_LIMIT_BYTES,
+      schema: { hide: true },
+    },
     async (request, reply) => {
       const user = request.dashboardUser!;
       const csv = formField(request, 'csv');

@@ -10,8 +10,11 @@ import {
   signInToken,
 } from './session-guard.js';
 
-/** One message for an unknown email and a wrong password: the page must not tell which. */
-export const SIGN_IN_FAILED_MESSAGE = 'The email or password is incorrect.';
+/**
+ * One message for an unknown email, a wrong password and a suspended account: the page must not
+ * tell which (a suspended user's right password answered otherwise would confirm the guess).
+ */
+export const SIGN_IN_FAILED_MESSAGE = 'Cannot sign in with this email and password.';
 const hide = { hide: true };
 
 export function renderSignIn(
@@ -71,11 +74,6 @@ export function signInRoutes(app: App, ctx: AppContext): void {
             result.reason === 'pair'
               ? `Too many failed sign-ins. Try again in ${minutes(result.retryAfterSeconds)}.`
               : `Too many sign-in attempts from your network. Try again in ${minutes(result.retryAfterSeconds)}.`,
-        });
-      case 'suspended':
-        return renderSignIn(request, reply, 403, {
-          email,
-          error: 'This account is suspended. Contact the operator of this service.',
         });
     }
   });

@@ -9,8 +9,9 @@ import type { Db } from './database.js';
 export const ATTEMPT_WINDOW_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
- * The attempt limiter in the database, for deployments without Redis: every instance on one
- * PostgreSQL database shares the count. One upsert counts the attempt and reads the count back,
+ * The attempt limiter, in the database (also where Redis is set up: a count in Redis fell back to
+ * each instance's memory when Redis failed, and a Redis restart erased every lockout): every
+ * instance on one PostgreSQL database shares the count. One upsert counts the attempt and reads the count back,
  * and PostgreSQL serialises concurrent upserts of a row, so no two attempts see the same count.
  */
 export class DatabaseAttemptLimiter implements AttemptLimiter {

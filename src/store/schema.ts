@@ -352,7 +352,7 @@ export interface DashboardSessionTable {
   last_seen_at: Timestamp;
 }
 
-/** Sign-in attempts per subject in the current window (without Redis; see DatabaseAttemptLimiter). */
+/** Sign-in attempts per subject in the current window (see DatabaseAttemptLimiter). */
 export interface AttemptWindowTable {
   subject: string;
   attempts: number;

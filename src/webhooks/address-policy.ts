@@ -18,11 +18,15 @@ export type AddressClass =
   | 'multicast'
   | 'reserved';
 
-/** Classes a receiver inside the operator's own network has; `WEBHOOK_ALLOW_PRIVATE_NETWORKS` admits them. */
+/**
+ * Classes a receiver inside the operator's own network has; `WEBHOOK_ALLOW_PRIVATE_NETWORKS` admits
+ * them. Link-local is not one: it is where the cloud metadata services live (169.254.169.254,
+ * ECS's 169.254.170.2, EKS's 169.254.170.23, Tencent's 169.254.0.23, ...) and no receiver is
+ * configured on an address the network hands out by itself.
+ */
 const PRIVATE_NETWORK_CLASSES: ReadonlySet<AddressClass> = new Set([
   'loopback',
   'private',
-  'link-local',
   'shared',
   'unique-local',
 ]);
@@ -46,8 +50,8 @@ export function describeAddressClass(kind: AddressClass): string {
 }
 
 /**
- * Whether an address of this class may receive webhooks. Metadata services, unspecified,
- * multicast and reserved addresses are never a receiver, whatever the setting.
+ * Whether an address of this class may receive webhooks. Metadata services, link-local,
+ * unspecified, multicast and reserved addresses are never a receiver, whatever the setting.
  */
 export function isAllowedClass(kind: AddressClass, allowPrivateNetworks: boolean): boolean {
   return kind === 'public' || (allowPrivateNetworks && PRIVATE_NETWORK_CLASSES.has(kind));
@@ -55,9 +59,18 @@ export function isAllowedClass(kind: AddressClass, allowPrivateNetworks: boolean
 
 type V4Range = [base: number, prefix: number, kind: AddressClass];
 
-/** IANA's special-purpose IPv4 registry, most specific first. */
+/**
+ * IANA's special-purpose IPv4 registry, most specific first, after the cloud metadata services
+ * known to sit elsewhere than link-local (named, so that a refusal says what it protects).
+ */
 const IPV4_RANGES: V4Range[] = [
-  [ipv4('169.254.169.254'), 32, 'cloud-metadata'],
+  [ipv4('169.254.169.254'), 32, 'cloud-metadata'], // AWS, GCP, Azure, OpenStack, DigitalOcean...
+  [ipv4('169.254.170.2'), 32, 'cloud-metadata'], // AWS ECS task metadata and credentials
+  [ipv4('169.254.170.23'), 32, 'cloud-metadata'], // AWS EKS Pod Identity
+  [ipv4('169.254.0.23'), 32, 'cloud-metadata'], // Tencent Cloud
+  [ipv4('100.100.100.200'), 32, 'cloud-metadata'], // Alibaba Cloud (inside carrier-grade NAT)
+  [ipv4('168.63.129.16'), 32, 'cloud-metadata'], // Azure WireServer (a public address)
+  [ipv4('192.0.0.192'), 32, 'cloud-metadata'], // Oracle Cloud (classic)
   [ipv4('0.0.0.0'), 32, 'unspecified'],
   [ipv4('0.0.0.0'), 8, 'reserved'],
   [ipv4('10.0.0.0'), 8, 'private'],
@@ -133,16 +146,13 @@ function classifyIPv6(g: number[]): AddressClass {
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0)
     return classifyIPv4(embeddedV4(g6, g7));
   if (g0 === 0x2002) return classifyIPv4(embeddedV4(g1, g2));
-  if (
-    g0 === 0xfd00 &&
-    g1 === 0x0ec2 &&
-    g2 === 0 &&
-    g3 === 0 &&
-    g4 === 0 &&
-    g5 === 0 &&
-    g6 === 0 &&
-    g7 === 0x254
-  )
+  // AWS's IPv6 instance metadata (fd00:ec2::254) and EKS Pod Identity (fd00:ec2::23).
+  if (g0 === 0xfd00 && g1 === 0x0ec2 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0 && g6 === 0) {
+    if (g7 === 0x254 || g7 === 0x23) return 'cloud-metadata';
+  }
+  // Any other form that ends in a metadata address (fe80::a9fe:a9fe, IPv4-compatible
+  // ::169.254.169.254, ::ffff:0:169.254.169.254, local-use NAT64) is named for what it may reach.
+  if ((g0 & 0xe000) !== 0x2000 && classifyIPv4(embeddedV4(g6, g7)) === 'cloud-metadata')
     return 'cloud-metadata';
   if ((g0 & 0xfe00) === 0xfc00) return 'unique-local';
   if ((g0 & 0xffc0) === 0xfe80) return 'link-local';

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { newId } from '../ids.js';
 import type { Db } from '../store/database.js';
-import { DELIVERY_CLAIM_LEASE_MS } from './webhook-policy.js';
+import type { DeliveryShares } from './delivery-shares.js';
+import { DELIVERY_CLAIM_LEASE_MS, DELIVERY_CLAIM_SCAN_ROWS } from './webhook-policy.js';
 
 /** A due delivery this instance has claimed, with everything one attempt needs. */
 export interface ClaimedDelivery {
@@ -10,6 +11,8 @@ export interface ClaimedDelivery {
   /** The number of the attempt about to be made (1 for the first). */
   attempt: number;
   webhookId: string;
+  /** The webhook's account, whose share of the slots the attempt takes. */
+  accountId: string;
   /** The webhook was deleted in the instant the delivery was queued: cancel it, send nothing. */
   webhookDeleted: boolean;
   url: string;
@@ -47,41 +50,75 @@ export async function fanOutEvents(db: Db, limit: number): Promise<number> {
 }
 
 /**
- * Claims up to `limit` due deliveries for this instance, oldest due first, straight from the
- * index of pending deliveries. `FOR UPDATE SKIP LOCKED` lets instances claim side by side
- * without waiting on or taking each other's rows. The claim moves the row's due time to the end of
- * a lease and marks it with a token, in the same statement: no other claimer sees it due until the
- * attempt is recorded, or the lease runs out because this instance died mid-attempt.
+ * Claims up to `limit` due deliveries for this instance, fairly between accounts: the oldest due
+ * first within each account, and the accounts in turn (each account's first, then each one's
+ * second, ...; an account with fewer attempts in flight comes first), none beyond its share of the
+ * slots nor a webhook beyond its own (`shares`: this instance's attempts in flight). The scan of
+ * the index of due deliveries skips the rows of accounts and webhooks at their share, so the
+ * backlog of one account cannot hide another's deliveries behind it. `FOR UPDATE SKIP LOCKED` lets
+ * instances claim side by side without waiting on or taking each other's rows. The claim moves the
+ * row's due time to the end of a lease and marks it with a token, in the same statement: no other
+ * claimer sees it due until the attempt is recorded, or the lease runs out because this instance
+ * died mid-attempt.
  */
-export async function claimDueDeliveries(db: Db, now: Date, limit: number): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  db: Db,
+  now: Date,
+  limit: number,
+  shares: DeliveryShares,
+): Promise<ClaimedDelivery[]> {
   const token = newId();
   const leaseEnd = new Date(now.getTime() + DELIVERY_CLAIM_LEASE_MS);
+  const accounts = shares.byAccount();
+  const webhooks = shares.byWebhook();
   const { rows } = await sql<{
     id: string;
     attempts: number;
     webhook_id: string;
+    account_id: string;
     deleted: boolean;
     url: string;
     secret_ciphertext: string | null;
     event: string;
     payload: string;
   }>`
-    UPDATE webhook_deliveries d SET next_attempt_at = ${leaseEnd}, claim_token = ${token}
-    FROM (
-      SELECT id FROM webhook_deliveries
-      WHERE status = 'pending' AND next_attempt_at <= ${now}
-      ORDER BY next_attempt_at
+    WITH scanned AS (
+      SELECT d.id, d.webhook_id, w.account_id, d.next_attempt_at
+      FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
+        AND d.webhook_id <> ALL(${webhooks.full}::uuid[])
+        AND w.account_id <> ALL(${accounts.full}::uuid[])
+      ORDER BY d.next_attempt_at
+      LIMIT ${DELIVERY_CLAIM_SCAN_ROWS}
+      FOR UPDATE OF d SKIP LOCKED
+    ), within_webhook AS (
+      SELECT s.id, s.account_id, s.next_attempt_at FROM (
+        SELECT scanned.*, row_number() OVER (PARTITION BY webhook_id ORDER BY next_attempt_at) AS place
+        FROM scanned
+      ) s
+      LEFT JOIN unnest(${webhooks.ids}::uuid[], ${webhooks.counts}::int[]) AS busy(id, n) ON busy.id = s.webhook_id
+      WHERE s.place + coalesce(busy.n, 0) <= ${shares.perWebhook}
+    ), placed AS (
+      SELECT x.id, x.next_attempt_at,
+        row_number() OVER (PARTITION BY x.account_id ORDER BY x.next_attempt_at) + coalesce(busy.n, 0) AS place
+      FROM within_webhook x
+      LEFT JOIN unnest(${accounts.ids}::uuid[], ${accounts.counts}::int[]) AS busy(id, n) ON busy.id = x.account_id
+    ), picked AS (
+      SELECT id FROM placed WHERE place <= ${shares.perAccount}
+      ORDER BY place, next_attempt_at
       LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    ) picked, webhooks w, webhook_events e
+    )
+    UPDATE webhook_deliveries d SET next_attempt_at = ${leaseEnd}, claim_token = ${token}
+    FROM picked, webhooks w, webhook_events e
     WHERE d.id = picked.id AND w.id = d.webhook_id AND e.id = d.event_id
-    RETURNING d.id, d.attempts, w.id AS webhook_id, w.deleted_at IS NOT NULL AS deleted, w.url,
-      w.secret_ciphertext, e.event, e.payload`.execute(db);
+    RETURNING d.id, d.attempts, w.id AS webhook_id, w.account_id, w.deleted_at IS NOT NULL AS deleted,
+      w.url, w.secret_ciphertext, e.event, e.payload`.execute(db);
   return rows.map((r) => ({
     id: r.id,
     claimToken: token,
     attempt: Number(r.attempts) + 1,
     webhookId: r.webhook_id,
+    accountId: r.account_id,
     webhookDeleted: r.deleted,
     url: r.url,
     secretCiphertext: r.secret_ciphertext,

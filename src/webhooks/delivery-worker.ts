@@ -10,6 +10,7 @@ import {
   fanOutEvents,
   releaseClaim,
 } from './delivery-queue.js';
+import { DeliveryShares } from './delivery-shares.js';
 import { retryDelayMs } from './retry-schedule.js';
 import type { SecretBox } from './secret-box.js';
 import { signatureHeaders } from './signature.js';
@@ -38,12 +39,13 @@ export interface DeliveryWorkerDeps {
 
 /**
  * Sends due deliveries, in every instance: it claims due rows (see `claimDueDeliveries`), makes up
- * to 32 attempts at once, records each outcome and schedules the retry. It looks for due rows
+ * to 32 attempts at once (at most 16 for one account's webhooks, 8 for one webhook), records each outcome and schedules the retry. It looks for due rows
  * every second, within milliseconds of this instance storing a screening, and after each attempt. Time
  * (due, retry times, webhook-timestamp) is the injected clock's; timeouts are real time.
  */
 export class DeliveryWorker extends ClaimLoop<ClaimedDelivery> {
   private readonly recorder: AttemptRecorder;
+  private readonly shares = new DeliveryShares();
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     super({
@@ -68,11 +70,16 @@ export class DeliveryWorker extends ClaimLoop<ClaimedDelivery> {
   protected async claim(room: number): Promise<ClaimedDelivery[]> {
     const { db, clock } = this.deps;
     while ((await fanOutEvents(db, FAN_OUT_EVENTS_PER_STATEMENT)) === FAN_OUT_EVENTS_PER_STATEMENT) {}
-    return claimDueDeliveries(db, clock.now(), room);
+    return claimDueDeliveries(db, clock.now(), room, this.shares);
   }
 
-  protected run(delivery: ClaimedDelivery, stop: AbortSignal): Promise<void> {
-    return this.attempt(delivery, stop);
+  protected async run(delivery: ClaimedDelivery, stop: AbortSignal): Promise<void> {
+    this.shares.begin(delivery);
+    try {
+      await this.attempt(delivery, stop);
+    } finally {
+      this.shares.end(delivery);
+    }
   }
 
   private async attempt(delivery: ClaimedDelivery, stop: AbortSignal): Promise<void> {

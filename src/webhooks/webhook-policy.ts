@@ -29,8 +29,11 @@ export const DELIVERY_IDLE_CONNECTIONS_PER_RECEIVER = 8;
 export const DELIVERY_RECEIVERS_KEPT_MAX = 256;
 /** At most this much of a receiver's response body is read; the rest is dropped unread. */
 export const RESPONSE_BODY_MAX_BYTES = 64 * 1024;
-/** How much of a failed response's body is kept in the attempt's `error`, for the customer to read. */
-export const RESPONSE_EXCERPT_MAX_CHARS = 256;
+/**
+ * How much of a failed response's body is kept in the attempt's `error`, for the customer to read:
+ * enough for a receiver's reason, too little to read out what an internal service answers.
+ */
+export const RESPONSE_EXCERPT_MAX_CHARS = 100;
 
 /** After the n-th failed attempt the next one comes this many minutes later; after the last, `failed`. */
 export const RETRY_DELAYS_MINUTES = [1, 5, 15, 60, 1_440] as const;
@@ -51,6 +54,20 @@ export const ATTEMPTS_PER_WRITE_MAX = 100;
 export const FAN_OUT_EVENTS_PER_STATEMENT = 500;
 /** Attempts in flight per instance; further due deliveries wait for a free slot. */
 export const DELIVERY_CONCURRENCY = 32;
+/**
+ * Attempts in flight per instance for one account's webhooks together: half the slots, so that
+ * receivers of one account that hang (each up to the 10 s attempt timeout) never hold every slot,
+ * and the other accounts' deliveries go out at once.
+ */
+export const DELIVERY_CONCURRENCY_PER_ACCOUNT = DELIVERY_CONCURRENCY / 2;
+/** Attempts in flight per instance to one webhook's endpoint: a slow endpoint holds no more. */
+export const DELIVERY_CONCURRENCY_PER_WEBHOOK = 8;
+/**
+ * Due deliveries a claim looks at to choose from, oldest first (those of an account or webhook at
+ * its share are skipped in the scan itself): enough to find other accounts' deliveries behind the
+ * backlog of one, few enough that the rows it locks for the statement's instant stay few.
+ */
+export const DELIVERY_CLAIM_SCAN_ROWS = DELIVERY_CONCURRENCY * 4;
 /** The worker claims more due deliveries once no more than this many attempts are in flight. */
 export const DELIVERY_REFILL_AT = DELIVERY_CONCURRENCY / 2;
 /**

@@ -105,13 +105,23 @@ function describeError(error: unknown): string {
   return 'request failed';
 }
 
-/** The start of a response body as printable text, for the customer reading the attempt log. */
+/**
+ * The start of a response body as one line of printable text, for the customer reading the attempt
+ * log: at most `RESPONSE_EXCERPT_MAX_CHARS` characters (whole code points, `…` when cut), control,
+ * format and unassigned characters and line breaks as spaces. Shown as text (escaped) wherever it
+ * is shown.
+ */
 function excerpt(body: Buffer): string {
-  return body
+  // Four bytes per character at most: no more is decoded than can be shown.
+  const decoded = RESPONSE_EXCERPT_MAX_CHARS * 4 + 4;
+  const text = body
+    .subarray(0, decoded)
     .toString('utf8')
-    .slice(0, RESPONSE_EXCERPT_MAX_CHARS)
-    .replace(/[\p{Cc}\p{Cf}]+/gu, ' ')
+    .replace(/[\p{C}\p{Z}]+/gu, ' ')
     .trim();
+  const chars = Array.from(text);
+  if (chars.length <= RESPONSE_EXCERPT_MAX_CHARS && body.length <= decoded) return text;
+  return `${chars.slice(0, RESPONSE_EXCERPT_MAX_CHARS).join('').trimEnd()}…`;
 }
 
 /**

@@ -200,9 +200,28 @@ describe.each(backends())('dashboard sign-in and sessions ($name)', (backend) =>
     await browser.signIn(user.email, user.password);
     await api.admin('PATCH', `/admin/v1/accounts/${user.accountId}`, { status: 'suspended' });
     expect((await browser.get('/dashboard/keys')).status).toBe(303);
-    const again = await client('198.51.100.16').signIn(user.email, user.password);
-    expect(again.status).toBe(403);
-    expect(alertText(again.body)).toMatch(/suspended/);
+    const again = client('198.51.100.16');
+    expect((await again.signIn(user.email, user.password)).status).toBe(401);
+    expect(again.cookies.has('css_session')).toBe(false);
+  });
+
+  it("tells nothing of a suspended user's password: the right one is answered and counted like a wrong one", async () => {
+    const user = await accountWithUser(api);
+    await api.admin('PATCH', `/admin/v1/accounts/${user.accountId}`, { status: 'suspended' });
+    const address = '198.51.100.18';
+    const right = await client(address).signIn(user.email, user.password);
+    const wrong = await client(address).signIn(user.email, 'not the password at all');
+    for (const page of [right, wrong]) {
+      expect(page.status).toBe(401);
+      expect(alertText(page.body)).toBe(SIGN_IN_FAILED_MESSAGE);
+    }
+    expect(alertText(right.body)).not.toMatch(/suspend/i);
+    // The right password does not clear the failures either: the lockout comes as early with it.
+    for (let i = 2; i < SIGN_IN_FAILURES_MAX; i++) {
+      const guess = i % 2 === 0 ? user.password : `wrong password ${i}`;
+      expect((await client(address).signIn(user.email, guess)).status).toBe(401);
+    }
+    expect((await client(address).signIn(user.email, user.password)).status).toBe(429);
   });
 
   it("ends a suspended account's sessions for good: the old cookie does not work once it is resumed", async () => {

@@ -207,8 +207,9 @@ describe.each(backends())('dashboard webhooks ($name)', (backend) => {
     expect(rows).toEqual([]);
   });
 
-  it("sends a console screening to the account's webhooks, and lists the delivery attempts: event, status code, duration, error, attempt and next retry", async () => {
-    const receiver = await WebhookReceiver.start({ status: 500, body: 'receiver down' });
+  it("sends a console screening to the account's webhooks, and lists the delivery attempts: event, status code, duration, error (a short, escaped excerpt), attempt and next retry", async () => {
+    const hostile = `<img src=x onerror=alert(1)>\u202e receiver down ${'A'.repeat(5_000)} TAIL-NOT-SHOWN`;
+    const receiver = await WebhookReceiver.start({ status: 500, body: hostile });
     try {
       const { user, browser } = await signedIn(local);
       const created = await browser.post('/dashboard/webhooks', {
@@ -241,7 +242,10 @@ describe.each(backends())('dashboard webhooks ($name)', (backend) => {
       expect(cells[2]).toBe('1');
       expect(cells[3]).toBe('500');
       expect(cells[4]).toMatch(/^\d[\d,]* ms$/);
-      expect(cells[5]).toMatch(/500/);
+      expect(cells[5]).toMatch(/^HTTP 500: &lt;img src=x onerror=alert\(1\)&gt; receiver down A+…$/);
+      expect(cells[5]!.length).toBeLessThan(150);
+      expect(page.body).not.toContain('<img src=x');
+      expect(page.body).not.toContain('TAIL-NOT-SHOWN');
       expect(cells[6]).toMatch(/UTC/);
       expect(cells[7]).toBe('pending');
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SIGN_IN_FAILURES_MAX } from '../../src/accounts/dashboard-sessions.js';
 import { describeWithSharedBackends } from '../support/backends.js';
 import { accountWithUser, DashboardClient } from '../support/dashboard-client.js';
+import { hasExecutable, OwnRedis } from '../support/fault-tools.js';
 import { TestApp } from '../support/test-app.js';
 
 /** Polls until `check` holds or `withinMs` passes; returns how long it took. */
@@ -122,6 +123,52 @@ describeWithSharedBackends('two instances sharing PostgreSQL without Redis', (ba
       expect(await passwordsCheckedInBurst([first, second], 20)).toBe(SIGN_IN_FAILURES_MAX);
     } finally {
       await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
+
+// Sign-in counts are the database's, also with Redis: a count Redis held fell back to each
+// instance's memory when Redis failed (10 passwords checked over two instances, not 5), and a Redis
+// restart erased every lockout. Each test runs a redis-server of its own, which it stops.
+describeWithSharedBackends('two instances sharing PostgreSQL and a Redis that fails', (backend) => {
+  if (!hasExecutable('redis-server')) {
+    it.skip('needs redis-server on the PATH to run a Redis of its own', () => {});
+    return;
+  }
+  let redis: OwnRedis;
+  let first: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    redis = await OwnRedis.start();
+    const withOwnRedis = { ...backend, redisUrl: redis.url };
+    [first, second] = await Promise.all([TestApp.start(withOwnRedis), TestApp.start(withOwnRedis)]);
+  });
+  afterAll(async () => {
+    await Promise.all([first?.close(), second?.close()]);
+    await redis?.stop();
+  });
+
+  it('keeps a lockout through a Redis restart', async () => {
+    const user = await accountWithUser(first);
+    for (let i = 0; i < SIGN_IN_FAILURES_MAX; i++) {
+      const browser = new DashboardClient((i % 2 ? first : second).baseUrl);
+      expect((await browser.signIn(user.email, `wrong password ${i}`)).status).toBe(401);
+    }
+    await redis.stop();
+    await redis.startAgain();
+    for (const instance of [first, second]) {
+      expect((await new DashboardClient(instance.baseUrl).signIn(user.email, user.password)).status).toBe(
+        429,
+      );
+    }
+  });
+
+  it('checks at most 5 passwords of an email from an address over both instances while Redis is down', async () => {
+    await redis.stop();
+    try {
+      expect(await passwordsCheckedInBurst([first, second], 16)).toBe(SIGN_IN_FAILURES_MAX);
+    } finally {
+      await redis.startAgain();
     }
   });
 });

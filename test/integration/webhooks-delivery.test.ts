@@ -10,6 +10,7 @@ import { purgeDeliveryHistory } from '../../src/webhooks/delivery-queue.js';
 import { DeliveryThread } from '../../src/webhooks/delivery-thread.js';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { maxRetryJitterMs } from '../../src/webhooks/retry-schedule.js';
+import { DELIVERY_CONCURRENCY, DELIVERY_CONCURRENCY_PER_ACCOUNT } from '../../src/webhooks/webhook-policy.js';
 import { type Backend, backends } from '../support/backends.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedBackend } from '../support/isolated-database.js';
@@ -74,6 +75,29 @@ describe.each(backends())('webhook delivery ($name)', (shared) => {
       api = await startApp(backend);
     }, 120_000);
     afterAll(async () => api?.close());
+
+    it.each([
+      'http://169.254.169.254/latest/meta-data/',
+      'http://169.254.170.2/v2/credentials',
+      'http://169.254.170.23/v1/credentials',
+      'http://169.254.0.23/',
+      'http://169.254.1.1/hooks',
+      'http://100.100.100.200/latest/meta-data/',
+      'http://168.63.129.16/machine',
+      'http://[fe80::a9fe:a9fe]/',
+      'http://[fd00:ec2::254]/latest/meta-data/',
+      'http://[::ffff:169.254.170.2]/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://[::169.254.169.254]/',
+      'http://[64:ff9b::6464:64c8]/',
+    ])('refuses %s even with WEBHOOK_ALLOW_PRIVATE_NETWORKS (cloud metadata, link-local)', async (url) => {
+      const { key } = await api.createAccount('professional');
+      const response = await api.request('POST', '/v1/webhooks', { key, body: { url } });
+      expect(response.status).toBe(422);
+      expect(response.body.errors).toEqual([
+        { pointer: '/url', detail: expect.stringMatching(/cloud metadata|link-local/) },
+      ]);
+    });
 
     it('sends each live screening, signed in both schemes, to every subscribed webhook', async () => {
       const [first, second, batchOnly] = await Promise.all([
@@ -256,6 +280,41 @@ describe.each(backends())('webhook delivery ($name)', (shared) => {
         await receiver.close();
       }
     }, 40_000);
+
+    it("sends another account's delivery at once while one account's receivers hang, holding its share of the slots only", async () => {
+      const hanging = await WebhookReceiver.start('hang');
+      const prompt = await WebhookReceiver.start();
+      const slow = await api.createAccount('professional');
+      const slowWebhooks: string[] = [];
+      try {
+        for (let i = 0; i < 10; i++) {
+          const created = await api.request('POST', '/v1/webhooks', {
+            key: slow.key,
+            body: { url: `${hanging.url}/${i}` },
+          });
+          slowWebhooks.push(created.body.id);
+        }
+        const other = await setUp(api, prompt);
+        // More of the slow account's deliveries than every slot, all due before the other account's.
+        const screenings = Math.ceil((2 * DELIVERY_CONCURRENCY) / slowWebhooks.length);
+        for (let i = 0; i < screenings; i++) await screen(api, slow.key);
+        await hanging.waitFor(DELIVERY_CONCURRENCY_PER_ACCOUNT, 60_000);
+        await screen(api, other.key);
+        await prompt.waitFor(1, 60_000);
+        // It came while every attempt of the slow account still hung (they end at the 10 s timeout):
+        // none is recorded yet, and no more than its share were made.
+        for (const id of slowWebhooks) {
+          const log = await api.request('GET', `/v1/webhooks/${id}/deliveries`, { key: slow.key });
+          expect(log.body.data).toEqual([]);
+        }
+        expect(hanging.received).toHaveLength(DELIVERY_CONCURRENCY_PER_ACCOUNT);
+      } finally {
+        // Their pending deliveries are cancelled, so nothing of theirs is retried during later tests.
+        for (const id of slowWebhooks) await api.request('DELETE', `/v1/webhooks/${id}`, { key: slow.key });
+        await Promise.all([hanging.close(), prompt.close()]);
+        await api.runtime.webhookDelivery.settle();
+      }
+    }, 120_000);
 
     it('purges old delivery history with its deliveries and attempts, keeping what is still pending', async () => {
       const [ok, failing] = await Promise.all([

@@ -75,12 +75,38 @@ describe('webhook address classification (SSRF guard)', () => {
     expect(classifyAddress('127.0.0.1.nip.io')).toBeUndefined();
   });
 
-  it('lets WEBHOOK_ALLOW_PRIVATE_NETWORKS admit private networks, never metadata, multicast or reserved ones', () => {
-    for (const kind of ['loopback', 'private', 'link-local', 'shared', 'unique-local'] as const) {
+  it.each([
+    '169.254.169.254',
+    '169.254.170.2',
+    '169.254.170.23',
+    '169.254.0.23',
+    '100.100.100.200',
+    '168.63.129.16',
+    '192.0.0.192',
+    'fd00:ec2::254',
+    'fd00:ec2::23',
+    'fe80::a9fe:a9fe',
+    'fe80::a9fe:aa02',
+    '::ffff:169.254.170.2',
+    '::ffff:a9fe:aa02',
+    '::ffff:100.100.100.200',
+    '::169.254.169.254',
+    '::a9fe:a9fe',
+    '::ffff:0:169.254.169.254',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b:1::a9fe:a9fe',
+    '2002:a9fe:a9fe::1',
+    '2002:6464:64c8::',
+  ])('names %s a cloud metadata address, in whatever form', (address) => {
+    expect(classifyAddress(address)).toBe('cloud-metadata');
+  });
+
+  it('lets WEBHOOK_ALLOW_PRIVATE_NETWORKS admit private networks, never metadata, link-local, multicast or reserved ones', () => {
+    for (const kind of ['loopback', 'private', 'shared', 'unique-local'] as const) {
       expect(isAllowedClass(kind, false)).toBe(false);
       expect(isAllowedClass(kind, true)).toBe(true);
     }
-    for (const kind of ['cloud-metadata', 'unspecified', 'multicast', 'reserved'] as const) {
+    for (const kind of ['cloud-metadata', 'link-local', 'unspecified', 'multicast', 'reserved'] as const) {
       expect(isAllowedClass(kind, true)).toBe(false);
     }
     expect(isAllowedClass('public', false)).toBe(true);

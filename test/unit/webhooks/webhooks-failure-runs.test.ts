@@ -9,6 +9,7 @@ function attempt(webhookId: string, ok: boolean, second: number): AttemptRecord 
       claimToken: 't',
       attempt: 1,
       webhookId,
+      accountId: 'a',
       webhookDeleted: false,
       url: 'https://hooks.example.com/',
       secretCiphertext: null,

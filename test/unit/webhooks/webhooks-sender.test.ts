@@ -6,6 +6,7 @@ import {
   type EndpointPolicy,
   type ResolvedAddress,
 } from '../../../src/webhooks/endpoint-guard.js';
+import { RESPONSE_EXCERPT_MAX_CHARS } from '../../../src/webhooks/webhook-policy.js';
 import { WebhookSender } from '../../../src/webhooks/webhook-sender.js';
 import { type Behaviour, WebhookReceiver } from '../../support/webhooks-receiver.js';
 
@@ -84,13 +85,25 @@ describe('webhook sender', () => {
     expect(elsewhere.received).toHaveLength(0);
   });
 
-  it('reports a non-2xx status with the start of the answer, printable', async () => {
-    const failing = await receiver({ status: 503, body: `database down\u0000\n${'x'.repeat(10_000)}` });
+  it('reports a non-2xx status with a short excerpt of the answer on one printable line', async () => {
+    const failing = await receiver({
+      status: 503,
+      body: `database down\u0000\n\u2028\u202e${'x'.repeat(10_000)}`,
+    });
     const result = await new WebhookSender(new EndpointGuard(LOCAL)).send(failing.url, BODY, HEADERS, never);
     expect(result.ok).toBe(false);
     expect(result.statusCode).toBe(503);
-    expect(result.error).toMatch(/^HTTP 503: database down x+$/);
-    expect(result.error!.length).toBeLessThan(300);
+    expect(result.error).toMatch(/^HTTP 503: database down x+…$/);
+    expect(Array.from(result.error!.slice('HTTP 503: '.length))).toHaveLength(RESPONSE_EXCERPT_MAX_CHARS + 1);
+  });
+
+  it('cuts an excerpt on whole characters, and marks only a cut one', async () => {
+    const emoji = await receiver({ status: 500, body: '😀'.repeat(RESPONSE_EXCERPT_MAX_CHARS + 1) });
+    const short = await receiver({ status: 500, body: 'invalid signature\n' });
+    const sender = new WebhookSender(new EndpointGuard(LOCAL));
+    const cut = await sender.send(emoji.url, BODY, HEADERS, never);
+    expect(cut.error).toBe(`HTTP 500: ${'😀'.repeat(RESPONSE_EXCERPT_MAX_CHARS)}…`);
+    expect((await sender.send(short.url, BODY, HEADERS, never)).error).toBe('HTTP 500: invalid signature');
   });
 
   it('reads at most the response cap, then drops the connection (an endless answer does not hold it)', async () => {
