@@ -124,6 +124,16 @@ export const SourceFailureSchema = Type.Object(
   { $id: 'SourceFailure', additionalProperties: false },
 );
 
+/**
+ * The 500 of an operation that screens: an unexpected failure, or every selected source failed
+ * (`/problems/sources-failed`), which names each of them and why in `sources_failed`.
+ */
+export const SCREENING_FAILED_RESPONSE = {
+  description:
+    'Internal error, or every selected source failed (`/problems/sources-failed`: each named in `sources_failed` with its reason)',
+  content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
+};
+
 /** What `complete` means, wherever a screening's outcome is reported. */
 export const COMPLETE_DESCRIPTION =
   'false when an official list selected for the screening gave no answer (see sources_failed): ' +

@@ -269,10 +269,12 @@ export class ScreeningService {
     });
     this.deps.observer?.sourcesAnswered(outcome.durations_ms, outcome.sources_failed);
     if (outcome.source_errors.length === resolved.sources.length) {
-      // Source ids only: error messages may carry internal addresses (they are in the logs).
-      const failed = outcome.source_errors.map((e) => e.source).join(', ');
-      // Nothing was checked: no answer at all, rather than a clean one (503: the sources may come back).
-      throw new ServiceError('service-unavailable', `Every selected source failed or timed out: ${failed}.`);
+      // Ids and reasons only: error messages may carry internal addresses (they are in the logs).
+      const failed = outcome.sources_failed.map((f) => `${f.source} (${f.reason})`).join(', ');
+      // Nothing was checked: no answer at all, rather than a clean one.
+      throw new ServiceError('sources-failed', `Every selected source failed: ${failed}.`, [], {
+        sources_failed: outcome.sources_failed,
+      });
     }
     const flags = applyDecisions(identifyFlags(assignParties(outcome.flags)), standing);
     const result: StoredResult = {

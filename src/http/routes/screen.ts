@@ -17,6 +17,7 @@ import {
   json,
   KEY_AUTH_PROBLEMS,
   problemResponses,
+  SCREENING_FAILED_RESPONSE,
   SourceFailureSchema,
   Uuid,
 } from '../schemas.js';
@@ -183,6 +184,7 @@ export function screenRoutes(app: App, ctx: AppContext): void {
             'The screening (cache_hit true when answered from the 6-hour cache)',
           ),
           ...problemResponses(...KEY_AUTH_PROBLEMS, ...BODY_PROBLEMS, 402),
+          500: SCREENING_FAILED_RESPONSE,
         },
       },
     },
