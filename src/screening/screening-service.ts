@@ -248,10 +248,14 @@ export class ScreeningService {
 
     const versions: Record<string, string> = {};
     for (const source of resolved.sources) versions[source.id] = source.version() ?? 'unversioned';
+    const stale = resolved.sources.flatMap((source) => source.staleness?.() ?? []);
+    // A cached answer says how stale its lists were: it is not reused once that changed.
+    const keyVersions = { ...versions };
+    for (const { source, list_age_days } of stale) keyVersions[source] += `:stale:${list_age_days}`;
     const cacheKey = screeningCacheKey(
       subject.accountId,
       resolved,
-      versions,
+      keyVersions,
       standing.map((d) => d.id),
     );
     const cached = useCache ? await this.deps.cache.get(cacheKey) : undefined;
@@ -288,6 +292,7 @@ export class ScreeningService {
       sources_matched: outcome.sources_matched,
       sources_failed: outcome.sources_failed,
       complete: outcome.complete,
+      sources_stale: stale,
       // duration_ms stays the last key: answers are made from these bytes by replacing it (answerBytes).
       timestamp: this.deps.clock.now().toISOString(),
       duration_ms: millisecondsSince(started),

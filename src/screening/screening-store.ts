@@ -4,7 +4,7 @@ import type { UsageLedger } from '../accounts/usage-ledger.js';
 import { isUuid } from '../ids.js';
 import type { Db } from '../store/database.js';
 import type { SourceFailure } from './fan-out.js';
-import { withFailuresOfStoredErrors, withFlagIds } from './legacy-results.js';
+import { withFailuresOfStoredErrors, withFlagIds, withStaleSources } from './legacy-results.js';
 import type { EffectiveOptions, QueryType, StoredResult } from './screening-result.js';
 
 export interface ScreeningRecord {
@@ -86,8 +86,8 @@ export async function findScreening(
     .where('created_at', '>=', notBefore)
     .executeTakeFirst();
   if (!row) return undefined;
-  return withFlagIds(
-    withFailuresOfStoredErrors(row.result as StoredResult, row.source_errors as SourceFailure[]),
+  return withStaleSources(
+    withFlagIds(withFailuresOfStoredErrors(row.result as StoredResult, row.source_errors as SourceFailure[])),
   );
 }
 

@@ -19,6 +19,7 @@ import {
   problemResponses,
   SCREENING_FAILED_RESPONSE,
   SourceFailureSchema,
+  StaleSourceSchema,
   Uuid,
 } from '../schemas.js';
 
@@ -79,6 +80,11 @@ export const ScreeningResultSchema = Type.Object(
       description: 'Selected sources that gave no answer, and why; empty when every one answered',
     }),
     complete: Type.Boolean({ description: COMPLETE_DESCRIPTION }),
+    sources_stale: Type.Array(StaleSourceSchema, {
+      description:
+        'Selected lists that were searched although stale (published longer ago than LISTS_MAX_AGE_DAYS allows, ' +
+        'or not confirmed current for too long); empty when every list is fresh',
+    }),
     cache_hit: Type.Boolean(),
     duration_ms: Type.Integer({
       minimum: 0,
