@@ -34,6 +34,8 @@ export interface Config extends Record<ListUrlKey, string | undefined> {
   listsDir: string | undefined;
   /** 0 turns scheduled refreshes off (operators refresh by hand). */
   listsRefreshIntervalMinutes: number;
+  /** Per list id: days after its publication date past which it is stale; 0: never by its age. */
+  listsMaxAgeDays: Record<string, number>;
   listsDownloadTimeoutSeconds: number;
   listsMaxDownloadMb: number;
   /** How OpenSanctions is used: not at all, as a bulk list loaded here, or through its API. */
@@ -171,6 +173,32 @@ function parseListIds(raw: string | undefined, variable: string): string[] {
     );
   }
   return ids;
+}
+
+const MAX_AGE_DAYS_LIMIT = 3_650;
+
+/**
+ * `LISTS_MAX_AGE_DAYS`: a number of days for every list, `id=days` pairs for some, or both
+ * (`14,un_sc=30`); a list not named keeps its registry default. 0 judges no list by its age.
+ */
+function parseMaxAges(raw: string | undefined, variable: string): Record<string, number> {
+  const ages = Object.fromEntries(LIST_REGISTRY.map((entry) => [entry.id, entry.maxAgeDays]));
+  const days = (text: string) => integer(0, MAX_AGE_DAYS_LIMIT, 0)(text.trim(), variable);
+  const parts = (raw ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const part of parts.filter((p) => !p.includes('='))) {
+    for (const id of Object.keys(ages)) ages[id] = days(part);
+  }
+  for (const part of parts.filter((p) => p.includes('='))) {
+    const [id = '', value = ''] = part.split('=').map((side) => side.trim().toLowerCase());
+    if (!(id in ages)) {
+      throw new ConfigError(variable, `names an unknown list ${id}; known: ${Object.keys(ages).join(', ')}`);
+    }
+    ages[id] = days(value);
+  }
+  return ages;
 }
 
 /** A list's URL setting, as its registry entry names it. */
@@ -351,6 +379,16 @@ export const SETTINGS = [
     defaultText: '60',
     description: 'How often the lists are checked for a new version; 0 turns scheduled refreshes off.',
     parse: integer(0, 10_080, 60),
+  }),
+  setting({
+    variable: 'LISTS_MAX_AGE_DAYS',
+    key: 'listsMaxAgeDays',
+    defaultText: LIST_REGISTRY.map((entry) => `${entry.id}=${entry.maxAgeDays}`).join(','),
+    description:
+      "Days after a list's publication date (`list_date`) past which it is reported `stale` (health `degraded`, " +
+      'screenings name it in `sources_stale`): one number for every list, `id=days` for some, or both (`14,un_sc=30`); ' +
+      '0 judges none by its age.',
+    parse: parseMaxAges,
   }),
   setting({
     variable: 'LISTS_DOWNLOAD_TIMEOUT_SECONDS',

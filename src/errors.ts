@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'rate-limited',
   'conflict',
   'service-unavailable',
+  'sources-failed',
   'internal',
 ] as const;
 
@@ -36,10 +37,15 @@ export interface FieldError {
 export const NUL_CHARACTER_DETAIL = 'must not hold a NUL character';
 
 export class ServiceError extends Error {
+  /**
+   * @param members what the problem document carries besides its standard members (RFC 9457
+   *   extension members, e.g. the failed sources of `sources-failed`)
+   */
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
     readonly fieldErrors: FieldError[] = [],
+    readonly members: Readonly<Record<string, unknown>> = {},
   ) {
     super(detail);
     this.name = 'ServiceError';

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { millisecondsSince } from './clock.js';
+import type { ListPublication } from './sources/lists/list-status.js';
 import type { Db } from './store/database.js';
 
 export type ComponentState = 'up' | 'down';
@@ -10,6 +11,8 @@ export interface HealthReport {
   database: ComponentState;
   cache: ComponentState;
   sources: Record<string, 'up' | 'slow' | 'down'>;
+  /** Per enabled list: its state, publication date and age. */
+  lists: Record<string, ListPublication>;
   latency_ms: number;
 }
 
@@ -34,6 +37,8 @@ async function probe(check: () => Promise<unknown>): Promise<ComponentState> {
 /** What health reads of the lists: per enabled list `up`, `slow` (stale) or `down` (not loaded). */
 export interface SourcesHealth {
   health(): Record<string, 'up' | 'slow' | 'down'>;
+  /** The lists' states and publication dates (none without lists). */
+  publications?(): Record<string, ListPublication>;
 }
 
 /**
@@ -65,6 +70,7 @@ export async function checkHealth(
     database,
     cache,
     sources: sourceStates,
+    lists: sources?.publications?.() ?? {},
     latency_ms: millisecondsSince(started),
   };
 }

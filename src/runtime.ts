@@ -374,7 +374,8 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
       eventQueued: () => webhookDelivery.nudge(),
     }),
     webhooks: new WebhookService({ db, clock, guard, secrets, subscriptions }),
-    checkHealth: () => checkHealth(db, redis, { health: sourceHealth }),
+    checkHealth: () =>
+      checkHealth(db, redis, { health: sourceHealth, publications: () => lists.publications() }),
     metrics,
   };
   return {

@@ -24,6 +24,7 @@ export function listSettingsFromConfig(config: Config): ListSettings {
     listsDir: config.listsDir,
     urlOverrides,
     refreshIntervalMinutes: config.listsRefreshIntervalMinutes,
+    maxAgeDays: config.listsMaxAgeDays,
     downloadTimeoutMs: config.listsDownloadTimeoutSeconds * 1000,
     maxDownloadBytes: config.listsMaxDownloadMb * 1024 * 1024,
   };

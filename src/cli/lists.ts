@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
@@ -6,6 +6,7 @@ import { listSettingsFromConfig } from '../source-settings.js';
 import { fetchList } from '../sources/lists/list-fetcher.js';
 import { locateList } from '../sources/lists/list-location.js';
 import { LIST_REGISTRY, parsersOf, registeredList } from '../sources/lists/list-registry.js';
+import { publicationDate } from '../sources/lists/publication-date.js';
 import { type AdminClient, CliError } from './admin-client.js';
 
 export const LISTS_USAGE = `screening lists status
@@ -108,12 +109,15 @@ async function fetchOne(id: string, settings: ReturnType<typeof listSettingsFrom
   for (const [name, bytes] of fetched.contents) {
     const target = path.join(out, name);
     await writeFile(`${target}.part`, bytes);
+    // The mirror keeps the publisher's Last-Modified: the date of a list whose file states none.
+    const lastModified = Date.parse(fetched.files.find((f) => f.name === name)?.lastModified ?? '');
+    if (!Number.isNaN(lastModified)) await utimes(`${target}.part`, new Date(), new Date(lastModified));
     await rename(`${target}.part`, target);
   }
   return {
     outcome: 'fetched',
     version: fetched.version,
-    list_date: parsed.listDate ?? null,
+    list_date: publicationDate(parsed.listDate, fetched.files) ?? null,
     entity_count: parsed.entities.length,
     files: fetched.files.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
   };

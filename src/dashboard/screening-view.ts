@@ -4,6 +4,7 @@ import type { ScreenedFlag, ScreeningResult } from '../screening/screening-resul
 import type { Flag } from '../sources/flag.js';
 import { registeredList } from '../sources/lists/list-registry.js';
 import type { FailedSource, SourceFailureReason } from '../sources/source-failure.js';
+import type { StaleSource } from '../sources/stale-source.js';
 import { type DecisionView, decisionView } from './decision-view.js';
 import { type FactComparison, factComparisons } from './fact-comparisons.js';
 import { templateHelpers } from './formatting.js';
@@ -229,6 +230,18 @@ export function requestView(
   ];
 }
 
+/** A list searched although stale, as the console names it: its title, date and age. */
+function staleListView(stale: StaleSource) {
+  return {
+    id: stale.source,
+    name: registeredList(stale.source)?.title ?? stale.source,
+    published:
+      stale.list_date === null
+        ? 'not confirmed current for too long'
+        : `published ${stale.list_date}, ${stale.list_age_days} ${stale.list_age_days === 1 ? 'day' : 'days'} before the screening`,
+  };
+}
+
 /** A screening as the console shows it. */
 export function screeningView(result: ScreeningResult, standing: readonly StoredDecision[] = []) {
   return {
@@ -238,6 +251,7 @@ export function screeningView(result: ScreeningResult, standing: readonly Stored
     riskLabel: templateHelpers.riskLabel(result.risk_level, result.complete),
     listsNotChecked: result.sources_failed.filter(isOfficialList).map(failedSourceView),
     otherFailures: result.sources_failed.filter((f) => !isOfficialList(f)).map(failedSourceView),
+    staleLists: result.sources_stale.map(staleListView),
     flagViews: result.flags.map((flag) => flagView(flag, standing)),
   };
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { ErrorCode } from '../errors.js';
+import { SourceFailureSchema } from './schemas.js';
 
 /**
  * The problem types of RFC 9457 that the API returns, one per `ErrorCode`. The `type` member is
@@ -116,6 +117,12 @@ export const PROBLEMS: Readonly<Record<ErrorCode, ProblemKind>> = {
     title: 'Service temporarily unavailable',
     advice: 'A dependency of the service is unavailable. Retry with back-off.',
   },
+  'sources-failed': {
+    status: 500,
+    title: 'All sources failed',
+    advice:
+      'No selected source could answer, so nothing was checked and nothing was counted: `sources_failed` names each source and why (`timeout`, `unavailable`, `error`). Retry later, with back-off.',
+  },
   internal: {
     status: 500,
     title: 'Internal error',
@@ -144,6 +151,11 @@ export const ProblemSchema = Type.Object(
           detail: Type.String(),
         }),
       ),
+    ),
+    sources_failed: Type.Optional(
+      Type.Array(SourceFailureSchema, {
+        description: '`/problems/sources-failed` only: every selected source, and why it failed.',
+      }),
     ),
   },
   { $id: 'Problem', title: 'Problem (RFC 9457)' },

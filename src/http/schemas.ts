@@ -130,6 +130,58 @@ export const SourceFailureSchema = Type.Object(
   { $id: 'SourceFailure', additionalProperties: false },
 );
 
+/** A list's state as health and the operator API report it. */
+export const ListStateSchema = Type.Union(
+  [Type.Literal('fresh'), Type.Literal('stale'), Type.Literal('failed'), Type.Literal('missing')],
+  {
+    description:
+      'fresh: loaded, checked recently and published within max_age_days; stale: published longer ago ' +
+      'than max_age_days, last check too old, or new version rejected (still screened); failed: last ' +
+      'refresh failed (the previous version stays in service); missing: not loaded',
+  },
+);
+
+/** How old a list's version in service is (health's `lists`, the operator API's list status). */
+export const ListPublicationProperties = {
+  list_date: Nullable(
+    Type.String({
+      description:
+        "The list's publication date (YYYY-MM-DD): the date its file states, else its download's Last-Modified " +
+        "(a mirror file's modification time); null when neither is known",
+    }),
+  ),
+  list_age_days: Nullable(Type.Integer({ description: 'Whole days from list_date to now' })),
+  max_age_days: Type.Integer({
+    minimum: 0,
+    description: 'Past this age the list is stale (LISTS_MAX_AGE_DAYS); 0: never by its age',
+  }),
+};
+
+export const ListPublicationSchema = Type.Object(
+  { state: ListStateSchema, ...ListPublicationProperties },
+  { $id: 'ListPublication', additionalProperties: false },
+);
+
+/** One entry of a screening's `sources_stale`. */
+export const StaleSourceSchema = Type.Object(
+  {
+    source: Type.String({ description: 'List id, e.g. ofac_sdn' }),
+    list_date: Nullable(Type.String({ description: "The list's publication date (YYYY-MM-DD)" })),
+    list_age_days: Nullable(Type.Integer({ description: 'Whole days from list_date to the screening' })),
+  },
+  { $id: 'StaleSource', additionalProperties: false },
+);
+
+/**
+ * The 500 of an operation that screens: an unexpected failure, or every selected source failed
+ * (`/problems/sources-failed`), which names each of them and why in `sources_failed`.
+ */
+export const SCREENING_FAILED_RESPONSE = {
+  description:
+    'Internal error, or every selected source failed (`/problems/sources-failed`: each named in `sources_failed` with its reason)',
+  content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
+};
+
 /** What `complete` means, wherever a screening's outcome is reported. */
 export const COMPLETE_DESCRIPTION =
   'false when an official list selected for the screening gave no answer (see sources_failed): ' +

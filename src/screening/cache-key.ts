@@ -5,7 +5,7 @@ import type { ResolvedScreening } from './screening-request.js';
  * The shape of a cached result. A new one (a field added to every answer) starts a new set of keys,
  * so that a result cached before it is never answered without the new fields.
  */
-const RESULT_SHAPE = 'request';
+const RESULT_SHAPE = 'request+sources_stale';
 
 /**
  * The result cache key: account, normalised entity, the request as screened (the query as given,

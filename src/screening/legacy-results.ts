@@ -41,6 +41,13 @@ export function withFailuresOfStoredErrors(
   };
 }
 
+/** A result stored before answers named their stale lists: it named none. */
+export function withStaleSources(result: StoredResult): StoredResult {
+  return 'sources_stale' in result
+    ? result
+    : { ...(result as Omit<StoredResult, 'sources_stale'>), sources_stale: [] };
+}
+
 /**
  * A result stored before flags had ids, given them as a live screening would have (they depend on
  * the flag alone), so that every answer's flags have the same fields. Decisions are not taken on

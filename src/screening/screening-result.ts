@@ -1,5 +1,6 @@
 import type { Flag } from '../sources/flag.js';
 import type { FailedSource } from '../sources/source-failure.js';
+import type { StaleSource } from '../sources/stale-source.js';
 import type { RiskLevel } from './risk.js';
 import type { ScreenedRequest } from './screened-request.js';
 
@@ -46,6 +47,8 @@ export interface ScreeningResult {
   sources_failed: FailedSource[];
   /** False when a selected official list gave no answer: "no flag" then does not mean "not listed". */
   complete: boolean;
+  /** Selected lists searched although stale (published too long ago), with their date and age. */
+  sources_stale: StaleSource[];
   cache_hit: boolean;
   duration_ms: number;
   timestamp: string;

@@ -248,10 +248,14 @@ export class ScreeningService {
 
     const versions: Record<string, string> = {};
     for (const source of resolved.sources) versions[source.id] = source.version() ?? 'unversioned';
+    const stale = resolved.sources.flatMap((source) => source.staleness?.() ?? []);
+    // A cached answer says how stale its lists were: it is not reused once that changed.
+    const keyVersions = { ...versions };
+    for (const { source, list_age_days } of stale) keyVersions[source] += `:stale:${list_age_days}`;
     const cacheKey = screeningCacheKey(
       subject.accountId,
       resolved,
-      versions,
+      keyVersions,
       standing.map((d) => d.id),
     );
     const cached = useCache ? await this.deps.cache.get(cacheKey) : undefined;
@@ -269,10 +273,12 @@ export class ScreeningService {
     });
     this.deps.observer?.sourcesAnswered(outcome.durations_ms, outcome.sources_failed);
     if (outcome.source_errors.length === resolved.sources.length) {
-      // Source ids only: error messages may carry internal addresses (they are in the logs).
-      const failed = outcome.source_errors.map((e) => e.source).join(', ');
-      // Nothing was checked: no answer at all, rather than a clean one (503: the sources may come back).
-      throw new ServiceError('service-unavailable', `Every selected source failed or timed out: ${failed}.`);
+      // Ids and reasons only: error messages may carry internal addresses (they are in the logs).
+      const failed = outcome.sources_failed.map((f) => `${f.source} (${f.reason})`).join(', ');
+      // Nothing was checked: no answer at all, rather than a clean one.
+      throw new ServiceError('sources-failed', `Every selected source failed: ${failed}.`, [], {
+        sources_failed: outcome.sources_failed,
+      });
     }
     const flags = applyDecisions(identifyFlags(assignParties(outcome.flags)), standing);
     const result: StoredResult = {
@@ -287,6 +293,7 @@ export class ScreeningService {
       sources_matched: outcome.sources_matched,
       sources_failed: outcome.sources_failed,
       complete: outcome.complete,
+      sources_stale: stale,
       // duration_ms stays the last key: answers are made from these bytes by replacing it (answerBytes).
       timestamp: this.deps.clock.now().toISOString(),
       duration_ms: millisecondsSince(started),

@@ -4,7 +4,12 @@ import type { UsageLedger } from '../accounts/usage-ledger.js';
 import { isUuid } from '../ids.js';
 import type { Db } from '../store/database.js';
 import type { SourceFailure } from './fan-out.js';
-import { withFailuresOfStoredErrors, withFlagIds, withRequestUnrecorded } from './legacy-results.js';
+import {
+  withFailuresOfStoredErrors,
+  withFlagIds,
+  withRequestUnrecorded,
+  withStaleSources,
+} from './legacy-results.js';
 import type { EffectiveOptions, QueryType, StoredResult } from './screening-result.js';
 
 export interface ScreeningRecord {
@@ -87,7 +92,11 @@ export async function findScreening(
     .executeTakeFirst();
   if (!row) return undefined;
   return withRequestUnrecorded(
-    withFlagIds(withFailuresOfStoredErrors(row.result as StoredResult, row.source_errors as SourceFailure[])),
+    withStaleSources(
+      withFlagIds(
+        withFailuresOfStoredErrors(row.result as StoredResult, row.source_errors as SourceFailure[]),
+      ),
+    ),
   );
 }
 

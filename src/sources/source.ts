@@ -1,5 +1,6 @@
 import type { QueryFacts, QueryType } from '../matching/index.js';
 import type { Flag } from './flag.js';
+import type { StaleSource } from './stale-source.js';
 
 export type SourceKind = 'direct_feed' | 'watchlist_provider' | 'adverse_media' | 'corporate_registry';
 export type SourceHealth = 'up' | 'slow' | 'down';
@@ -38,4 +39,6 @@ export interface Source {
   appliesTo?(type: QueryType): boolean;
   /** The data version the answer depends on (list content hash), part of the cache key. */
   version(): string | undefined;
+  /** A list's version in service when it is stale (it still answers); absent for other sources. */
+  staleness?(): StaleSource | undefined;
 }

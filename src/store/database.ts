@@ -233,11 +233,30 @@ function surviveConnectionLoss(pool: pg.Pool): void {
   pool.on('connect', (client) => client.on('error', () => {}));
 }
 
+/**
+ * Failures to reach the database or to be let in: the network's, and PostgreSQL's refusals of a
+ * connection (a database that does not take connections or no longer exists, no connection slot
+ * left, credentials refused, a server shutting down or starting). Each passes once the database is
+ * back, so it is "unavailable", not a bug; class 08 (connection exceptions) is matched apart.
+ */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
   'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  // ALLOW_CONNECTIONS false: "database ... is not currently accepting connections".
+  '55000',
+  // invalid_catalog_name: the database was renamed or dropped.
+  '3D000',
+  // too_many_connections (also of a role's or a database's CONNECTION LIMIT).
+  '53300',
+  // invalid_authorization_specification (pg_hba.conf), invalid_password.
+  '28000',
+  '28P01',
+  // admin_shutdown, crash_shutdown, cannot_connect_now.
   '57P01',
   '57P02',
   '57P03',

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Backend, backends } from '../support/backends.js';
@@ -243,5 +244,119 @@ describe.each(backends())('official lists: fetching and refresh ($name)', (share
     expect(disabled.status).toBe(409);
     expect(disabled.body.detail).toMatch(/not enabled/);
     expect((await api.request('GET', '/admin/v1/lists')).status).toBe(401);
+  });
+  it('reports a list published longer ago than its maximum age as stale everywhere, and still screens it', async () => {
+    // The 2023 SDN (the fixture's publication), whose CSV states no date: its Last-Modified does.
+    const lastModified = 'Thu, 28 Dec 2023 18:05:11 GMT';
+    for (const [name, file] of [
+      ['SDN.CSV', 'sdn.csv'],
+      ['ALT.CSV', 'alt.csv'],
+      ['ADD.CSV', 'add.csv'],
+      ['SDN_COMMENTS.CSV', 'sdn_comments.csv'],
+    ] as const) {
+      server.serve(`/old-sdn/${name}`, {
+        body: readFileSync(path.join(LISTS_DIR, file)),
+        headers: { 'last-modified': lastModified },
+      });
+    }
+    const api = await start({
+      LISTS_ENABLED: 'ofac_sdn',
+      LIST_URL_OFAC_SDN: server.url('/old-sdn/SDN.CSV'),
+      LISTS_MAX_AGE_DAYS: 'ofac_sdn=14',
+    });
+    const sdn = await listOf(api, 'ofac_sdn');
+    expect(sdn).toMatchObject({
+      state: 'stale',
+      list_date: '2023-12-28',
+      max_age_days: 14,
+      last_outcome: 'accepted',
+    });
+    expect(sdn.list_age_days).toBeGreaterThan(14);
+
+    const health = await api.request('GET', '/v1/health');
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({
+      status: 'degraded',
+      sources: { ofac_sdn: 'slow' },
+      lists: {
+        ofac_sdn: {
+          state: 'stale',
+          list_date: '2023-12-28',
+          list_age_days: sdn.list_age_days,
+          max_age_days: 14,
+        },
+      },
+    });
+
+    const { key } = await api.createAccount();
+    const screened = await api.request('POST', '/v1/screen', {
+      key,
+      body: { query: 'Aerocaribbean Airlines' },
+    });
+    expect(screened.status).toBe(200);
+    expect(screened.body.flags[0]).toMatchObject({ source: 'ofac_sdn', match_score: 1 });
+    expect(screened.body).toMatchObject({
+      complete: true,
+      sources_failed: [],
+      sources_stale: [{ source: 'ofac_sdn', list_date: '2023-12-28', list_age_days: sdn.list_age_days }],
+    });
+    const readBack = await api.request('GET', `/v1/screen/${screened.body.id}`, { key });
+    expect(readBack.body.sources_stale).toEqual(screened.body.sources_stale);
+  });
+
+  it('judges a list by the date its file states, and a new publication makes it fresh again', async () => {
+    const withDate = (day: string) =>
+      Buffer.from(
+        UN_XML.toString('utf8').replace(/dateGenerated="[^"]*"/, `dateGenerated="${day}T00:00:09.554Z"`),
+      );
+    server.serve('/dated/consolidated.xml', { body: withDate('2023-06-01') });
+    const api = await start({
+      LISTS_ENABLED: 'un_sc',
+      LIST_URL_UN_SC: server.url('/dated/consolidated.xml'),
+      LISTS_MAX_AGE_DAYS: '',
+    });
+    expect(await listOf(api, 'un_sc')).toMatchObject({
+      state: 'stale',
+      list_date: '2023-06-01',
+      max_age_days: 7,
+    });
+
+    const today = new Date().toISOString().slice(0, 10);
+    server.serve('/dated/consolidated.xml', { body: withDate(today) });
+    const refreshed = await refresh(api, 'un_sc');
+    expect(refreshed).toMatchObject({
+      outcome: 'accepted',
+      list: { state: 'fresh', list_date: today, max_age_days: 7 },
+    });
+    expect(refreshed.list.list_age_days).toBeLessThanOrEqual(1);
+    const health = await api.request('GET', '/v1/health');
+    expect(health.body).toMatchObject({
+      status: 'ok',
+      lists: { un_sc: { state: 'fresh', list_date: today } },
+    });
+    const { key } = await api.createAccount();
+    const screened = await api.request('POST', '/v1/screen', {
+      key,
+      body: { query: 'Saddam Hussein Al-Tikriti' },
+    });
+    expect(screened.body.sources_stale).toEqual([]);
+  });
+
+  it("dates a list read from a mirror folder whose file states none by the file's modification time", async () => {
+    const mirror = mkdtempSync(path.join(os.tmpdir(), 'css-old-mirror-'));
+    try {
+      for (const file of ['sdn.csv', 'alt.csv', 'add.csv', 'sdn_comments.csv']) {
+        copyFileSync(path.join(LISTS_DIR, file), path.join(mirror, file));
+        utimesSync(path.join(mirror, file), new Date(), new Date('2023-12-28T18:05:11Z'));
+      }
+      const api = await start({ LISTS_DIR: mirror, LISTS_ENABLED: 'ofac_sdn', LISTS_MAX_AGE_DAYS: '' });
+      expect(await listOf(api, 'ofac_sdn')).toMatchObject({
+        state: 'stale',
+        list_date: '2023-12-28',
+        max_age_days: 14,
+      });
+    } finally {
+      rmSync(mirror, { recursive: true, force: true });
+    }
   });
 });

@@ -308,8 +308,11 @@ describe.each(backends().filter((b) => b.databaseUrl !== undefined))(
         const listed = { query: 'Saddam Hussein Al-Tikriti', type: 'person' };
         // Its only list is not loaded yet: no answer rather than a clean one, and it says why.
         const early = await second.request('POST', '/v1/screen', { key, body: listed });
-        expect(early.status).toBe(503);
-        expect(early.body.detail).toMatch(/un_sc/);
+        expect(early.status).toBe(500);
+        expect(early.body).toMatchObject({
+          type: '/problems/sources-failed',
+          sources_failed: [{ source: 'un_sc', reason: 'unavailable' }],
+        });
 
         // A batch taken meanwhile waits for the list: its item is not screened without it.
         const batch = await second.request('POST', '/v1/screen/batch', { key, body: { items: [listed] } });

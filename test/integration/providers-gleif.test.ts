@@ -171,8 +171,11 @@ describeProvider(GLEIF, {
         await ownService({ LISTS_DIR: emptyMirror }, async (service) => {
           // GLEIF does not apply to a person: nothing that applies answered, so there is no result.
           const person = await service.screen({ query: 'Saddam Hussein', type: 'person' });
-          expect(person.status).toBe(503);
-          expect(person.body.detail).toMatch(/un_sc/);
+          expect(person.status).toBe(500);
+          expect(person.body).toMatchObject({
+            type: '/problems/sources-failed',
+            sources_failed: [{ source: 'un_sc', reason: 'unavailable' }],
+          });
           expect(service.server.requests).toEqual([]);
           // GLEIF answered for a company; the list it could not check is named, and the answer is incomplete.
           const company = await service.screen({ query: 'Orchard Lane Bakery Limited' });

@@ -277,7 +277,7 @@ describe.each(backends())('screening when sources fail ($name)', (shared) => {
     }
   });
 
-  it('answers 503 and counts nothing when every selected source failed (lists enabled but not loadable)', async () => {
+  it('answers 500 sources-failed naming each source and its reason, counting nothing, when every selected source failed', async () => {
     const emptyMirror = fs.mkdtempSync(path.join(os.tmpdir(), 'css-empty-mirror-'));
     const api = await TestApp.start(backend, {
       env: { LISTS_DIR: emptyMirror, LISTS_ENABLED: 'un_sc,eu_fsf' },
@@ -286,8 +286,21 @@ describe.each(backends())('screening when sources fail ($name)', (shared) => {
       await api.runtime.ctx.lists.settled();
       const { key } = await api.createAccount();
       const response = await api.request('POST', '/v1/screen', { key, body: { query: 'Saddam Hussein' } });
-      expect(response.status).toBe(503);
-      expect(response.body.detail).toMatch(/un_sc, eu_fsf|eu_fsf, un_sc/);
+      // The seed's contract: "500 POST /v1/screen: All sources failed", each source named with why.
+      expect(response.status).toBe(500);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(response.body).toMatchObject({
+        type: '/problems/sources-failed',
+        title: 'All sources failed',
+        status: 500,
+        sources_failed: [
+          { source: 'un_sc', reason: 'unavailable' },
+          { source: 'eu_fsf', reason: 'unavailable' },
+        ],
+      });
+      expect(response.body.detail).toBe(
+        'Every selected source failed: un_sc (unavailable), eu_fsf (unavailable).',
+      );
       expect(response.body.detail).not.toMatch(/not loaded|mirror|ENOENT/);
       expect((await api.request('GET', '/v1/usage', { key })).body.current_month.count).toBe(0);
       const health = await api.request('GET', '/v1/health');

@@ -70,6 +70,9 @@ export class TestApp {
       DATABASE_POOL_SIZE: '4',
       // Tests never reach the official list addresses: lists load only when a test asks for them.
       LISTS_ENABLED: 'none',
+      // The fixtures' publication dates are real and get older every day: a test about a list's
+      // age sets its own maximum (LISTS_MAX_AGE_DAYS), the others judge no list by it.
+      LISTS_MAX_AGE_DAYS: '0',
       // Nor the remote providers: a provider test points one at a local server it starts.
       GDELT_ENABLED: 'false',
       GLEIF_ENABLED: 'false',

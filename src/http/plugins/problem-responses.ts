@@ -15,9 +15,11 @@ export function sendProblem(
   code: ErrorCode,
   detail: string,
   errors: FieldError[] = [],
+  members: Readonly<Record<string, unknown>> = {},
 ): FastifyReply {
   const kind = PROBLEMS[code];
   const body = {
+    ...members,
     type: problemType(code),
     title: kind.title,
     status: kind.status,
@@ -37,9 +39,9 @@ export function sendProblem(
 function classify(
   error: FastifyError,
   path: string,
-): { code: ErrorCode; detail: string; errors?: FieldError[] } {
+): { code: ErrorCode; detail: string; errors?: FieldError[]; members?: Readonly<Record<string, unknown>> } {
   if (error instanceof ServiceError)
-    return { code: error.code, detail: error.detail, errors: error.fieldErrors };
+    return { code: error.code, detail: error.detail, errors: error.fieldErrors, members: error.members };
   if (isDatabaseDataException(error)) {
     // The database refused a value the schema let through (a NUL character, an ill-formed string).
     return {
@@ -93,10 +95,10 @@ export function registerProblemResponses(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const { code, detail, errors } = classify(error, requestPath(request));
-    if (code === 'internal' || code === 'service-unavailable')
+    const { code, detail, errors, members } = classify(error, requestPath(request));
+    if (code === 'internal' || code === 'service-unavailable' || code === 'sources-failed')
       request.log.error({ err: error }, 'request failed');
-    return sendProblem(request, reply, code, detail, errors);
+    return sendProblem(request, reply, code, detail, errors, members);
   });
 
   app.setNotFoundHandler((request, reply) => {

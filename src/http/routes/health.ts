@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../context.js';
-import { json, problemResponses } from '../schemas.js';
+import { json, ListPublicationSchema, problemResponses } from '../schemas.js';
 
 const State = Type.Union([Type.Literal('up'), Type.Literal('down')]);
 const HealthSchema = Type.Object(
@@ -12,6 +12,9 @@ const HealthSchema = Type.Object(
       Type.String(),
       Type.Union([Type.Literal('up'), Type.Literal('slow'), Type.Literal('down')]),
     ),
+    lists: Type.Record(Type.String(), ListPublicationSchema, {
+      description: "Per enabled list: its state, and the version in service's publication date and age",
+    }),
     latency_ms: Type.Integer({ minimum: 0, description: 'Time the check took, in whole milliseconds' }),
   },
   { $id: 'Health', additionalProperties: false },

@@ -10,7 +10,15 @@ import {
 import { REFERENCE_MAX_CHARS } from '../../screening/screening-policy.js';
 import type { App, AppContext } from '../context.js';
 import { acceptCsvBodies, partyListOf } from '../party-list-body.js';
-import { BODY_PROBLEMS, DateTime, json, KEY_AUTH_PROBLEMS, problemResponses, Uuid } from '../schemas.js';
+import {
+  BODY_PROBLEMS,
+  DateTime,
+  json,
+  KEY_AUTH_PROBLEMS,
+  problemResponses,
+  SCREENING_FAILED_RESPONSE,
+  Uuid,
+} from '../schemas.js';
 import { BatchItem, CsvBody } from './batch.js';
 import { FlagSchema, ScreeningResultSchema, ScreenRequestProperties } from './screen.js';
 
@@ -140,6 +148,7 @@ export function monitorRoutes(app: App, ctx: AppContext): void {
         response: {
           201: json(CreatedMonitorSchema, 'The monitor, with its first screening'),
           ...problemResponses(...KEY_AUTH_PROBLEMS, ...BODY_PROBLEMS, 402),
+          500: SCREENING_FAILED_RESPONSE,
         },
       },
     },

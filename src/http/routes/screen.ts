@@ -18,7 +18,9 @@ import {
   KEY_AUTH_PROBLEMS,
   Nullable,
   problemResponses,
+  SCREENING_FAILED_RESPONSE,
   SourceFailureSchema,
+  StaleSourceSchema,
   Uuid,
 } from '../schemas.js';
 
@@ -137,6 +139,11 @@ export const ScreeningResultSchema = Type.Object(
       description: 'Selected sources that gave no answer, and why; empty when every one answered',
     }),
     complete: Type.Boolean({ description: COMPLETE_DESCRIPTION }),
+    sources_stale: Type.Array(StaleSourceSchema, {
+      description:
+        'Selected lists that were searched although stale (published longer ago than LISTS_MAX_AGE_DAYS allows, ' +
+        'or not confirmed current for too long); empty when every list is fresh',
+    }),
     cache_hit: Type.Boolean(),
     duration_ms: Type.Integer({
       minimum: 0,
@@ -227,6 +234,7 @@ export function screenRoutes(app: App, ctx: AppContext): void {
             'The screening (cache_hit true when answered from the 6-hour cache)',
           ),
           ...problemResponses(...KEY_AUTH_PROBLEMS, ...BODY_PROBLEMS, 402),
+          500: SCREENING_FAILED_RESPONSE,
         },
       },
     },

@@ -149,12 +149,16 @@ async function readCapped(url: string, response: Response, maxBytes: number): Pr
   return Buffer.concat(chunks);
 }
 
-/** `file://` addresses: the same cap, no validators (the content hash tells a change). */
+/**
+ * `file://` addresses: the same cap, no conditional read (the content hash tells a change); the
+ * file's modification time stands for `Last-Modified`, the date of a list whose file states none.
+ */
 export async function readLocalFile(url: string, maxBytes: number): Promise<DownloadResult> {
   const file = fileURLToPath(url);
   let size: number;
+  let modified: Date;
   try {
-    size = (await stat(file)).size;
+    ({ size, mtime: modified } = await stat(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'not_found' };
     throw new DownloadError(url, (error as Error).message, { cause: error });
@@ -162,5 +166,5 @@ export async function readLocalFile(url: string, maxBytes: number): Promise<Down
   if (size > maxBytes)
     throw new DownloadError(url, `file of ${size} bytes is over the ${maxBytes}-byte limit`);
   const bytes = await readFile(file);
-  return { status: 'downloaded', bytes, sha256: sha256(bytes), url };
+  return { status: 'downloaded', bytes, sha256: sha256(bytes), url, lastModified: modified.toUTCString() };
 }

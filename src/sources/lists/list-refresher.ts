@@ -8,6 +8,7 @@ import { parsersOf } from './list-registry.js';
 import type { LoadedLists } from './loaded-lists.js';
 import type { ParseThread } from './parse-thread.js';
 import type { ParsedVersion } from './parsed-version.js';
+import { publicationDate } from './publication-date.js';
 import type {
   ListParseSettings,
   ListSnapshotMeta,
@@ -132,7 +133,7 @@ export class ListRefresher<TIndex> {
       listId,
       version: fetched.version,
       format: fetched.parser.format,
-      listDate: parsed.listDate,
+      listDate: publicationDate(parsed.listDate, fetched.files),
       fetchedAt: this.deps.clock.now(),
       entityCount: parsed.entityCount,
       nameCount: parsed.counts.names,

@@ -42,6 +42,11 @@ export interface ListRegistryEntry<Key extends string = ListUrlKey> {
   officialUrls: Readonly<Record<string, string>>;
   /** The formats the service reads, preferred first: the first whose required files are present. */
   formats: readonly ListFormat[];
+  /**
+   * Days after its publication date (`list_date`) past which the version in service is stale, by
+   * default (`LISTS_MAX_AGE_DAYS`): a little over the longest usual gap between two publications.
+   */
+  maxAgeDays: number;
   /** `direct_feed` for an authority's own list, `watchlist_provider` for an aggregator's export. */
   kind: Extract<SourceKind, 'direct_feed' | 'watchlist_provider'>;
   /** How a matched entry becomes a flag (`listFlag`: a sanctions flag). */
@@ -80,6 +85,8 @@ const ENTRIES = [
     title: 'OFAC Specially Designated Nationals (SDN)',
     authority: 'US Treasury OFAC',
     enabledByDefault: true,
+    // SDN.CSV states no date (its download's Last-Modified stands in); two weeks without an OFAC action are rare.
+    maxAgeDays: 14,
     url: {
       variable: 'LIST_URL_OFAC_SDN',
       key: 'listUrlOfacSdn',
@@ -102,6 +109,7 @@ const ENTRIES = [
     title: 'OFAC consolidated non-SDN lists',
     authority: 'US Treasury OFAC',
     enabledByDefault: true,
+    maxAgeDays: 14,
     url: {
       variable: 'LIST_URL_OFAC_CONS',
       key: 'listUrlOfacCons',
@@ -137,6 +145,8 @@ const ENTRIES = [
     title: 'UN Security Council Consolidated List',
     authority: 'United Nations Security Council',
     enabledByDefault: true,
+    // Generated every night, whether the list changed or not (dateGenerated).
+    maxAgeDays: 7,
     url: {
       variable: 'LIST_URL_UN_SC',
       key: 'listUrlUnSc',
@@ -154,6 +164,7 @@ const ENTRIES = [
     title: 'EU Consolidated Financial Sanctions List',
     authority: 'European Commission (FSF)',
     enabledByDefault: true,
+    maxAgeDays: 7,
     url: {
       variable: 'LIST_URL_EU_FSF',
       key: 'listUrlEuFsf',
@@ -174,6 +185,7 @@ const ENTRIES = [
     title: 'UK Sanctions List',
     authority: 'UK Foreign, Commonwealth & Development Office',
     enabledByDefault: true,
+    maxAgeDays: 7,
     url: {
       variable: 'LIST_URL_UK_FCDO',
       key: 'listUrlUkFcdo',
@@ -197,6 +209,8 @@ const ENTRIES = [
     authority: 'HM Treasury OFSI',
     // Being retired in favour of the FCDO list, which carries the same designations.
     enabledByDefault: false,
+    // `Last Updated` moves with a change only.
+    maxAgeDays: 14,
     url: {
       variable: 'LIST_URL_UK_OFSI',
       key: 'listUrlUkOfsi',
@@ -221,6 +235,7 @@ const ENTRIES = [
     title: 'US Consolidated Screening List',
     authority: 'US Department of Commerce (trade.gov)',
     enabledByDefault: true,
+    maxAgeDays: 7,
     url: {
       variable: 'LIST_URL_US_CSL',
       key: 'listUrlUsCsl',
@@ -239,6 +254,7 @@ const ENTRIES = [
     title: 'OpenSanctions (bulk export)',
     authority: 'OpenSanctions (aggregated from sanctions, PEP and watchlist sources)',
     enabledByDefault: false,
+    maxAgeDays: 7,
     url: {
       variable: 'LIST_URL_OPENSANCTIONS',
       key: 'listUrlOpensanctions',

@@ -5,13 +5,17 @@ import { ServiceError } from '../../errors.js';
 import type { Db } from '../../store/database.js';
 import type { ListStateRow } from '../../store/schema.js';
 import { OPENSANCTIONS_SOURCE } from '../opensanctions-datasets.js';
+import type { StaleSource } from '../stale-source.js';
 import type { ListHeadStart } from './list-head-start.js';
 import { ListRefresher, type RefreshResult } from './list-refresher.js';
 import { enabledListEntries, type ListRegistryEntry, registeredList } from './list-registry.js';
 import {
   describeList,
+  type ListPublication,
   type ListStatus,
+  listAgeDays,
   listState,
+  publishedTooLongAgo,
   refreshDue,
   type SourceHealth,
   sourceHealth,
@@ -37,6 +41,8 @@ export interface ListServiceOptions<TIndex> extends ListSourceSettings {
   logger: FastifyBaseLogger;
   /** 0: no scheduled refresh (operators refresh by hand). */
   refreshIntervalMinutes: number;
+  /** Per list id, the days after its publication past which it is stale (absent: the registry's). */
+  maxAgeDays?: Readonly<Record<string, number>>;
   indexer?: ListIndexer<TIndex>;
   /** Lists fetched and parsed while the database was being created (see ListHeadStart). */
   headStart?: ListHeadStart | undefined;
@@ -167,6 +173,40 @@ export class ListService<TIndex = never> {
     return health;
   }
 
+  /**
+   * The list in service, when it is stale: published longer ago than its maximum age, or not
+   * confirmed current for too long. Screenings still search it and say so (`sources_stale`).
+   */
+  staleness(listId: string): StaleSource | undefined {
+    const entry = this.entries.find((e) => e.id === listId);
+    const meta = this.loaded.get(listId)?.meta;
+    if (!entry || !meta) return undefined;
+    const now = this.options.clock.now();
+    const old = publishedTooLongAgo(meta.listDate, now, this.maxAgeOf(entry));
+    if (!old && this.stateOf(entry, now) !== 'stale') return undefined;
+    return {
+      source: listId,
+      list_date: meta.listDate ?? null,
+      list_age_days: listAgeDays(meta.listDate, now) ?? null,
+    };
+  }
+
+  /** Per enabled list, from memory (no query): its state, publication date and age, for health. */
+  publications(): Record<string, ListPublication> {
+    const now = this.options.clock.now();
+    const publications: Record<string, ListPublication> = {};
+    for (const entry of this.entries) {
+      const listDate = this.loaded.get(entry.id)?.meta.listDate;
+      publications[entry.id] = {
+        state: this.stateOf(entry, now),
+        list_date: listDate ?? null,
+        list_age_days: listAgeDays(listDate, now) ?? null,
+        max_age_days: this.maxAgeOf(entry),
+      };
+    }
+    return publications;
+  }
+
   /** Per enabled list, from memory (no query): for the metrics. */
   freshness(): ListFreshness[] {
     return this.entries.map((entry) => {
@@ -259,13 +299,27 @@ export class ListService<TIndex = never> {
   }
 
   private describe(entry: ListRegistryEntry): ListStatus {
-    const state = this.stateOf(entry, this.options.clock.now());
-    return describeList(entry, this.loaded.get(entry.id)?.meta, this.states.get(entry.id), state);
+    const now = this.options.clock.now();
+    return describeList(
+      entry,
+      this.loaded.get(entry.id)?.meta,
+      this.states.get(entry.id),
+      this.stateOf(entry, now),
+      {
+        now,
+        maxAgeDays: this.maxAgeOf(entry),
+      },
+    );
   }
 
   private stateOf(entry: ListRegistryEntry, now: Date) {
     const meta = this.loaded.get(entry.id)?.meta;
-    return listState(meta, this.states.get(entry.id), now, this.options.refreshIntervalMinutes);
+    const { refreshIntervalMinutes } = this.options;
+    return listState(meta, this.states.get(entry.id), now, refreshIntervalMinutes, this.maxAgeOf(entry));
+  }
+
+  private maxAgeOf(entry: ListRegistryEntry): number {
+    return this.options.maxAgeDays?.[entry.id] ?? entry.maxAgeDays;
   }
 
   /** Installs the versions the database names as current and this instance does not hold yet. */

@@ -3,6 +3,7 @@ import type { Flag } from '../flag.js';
 import { identifierMatch, weighed } from '../flag-facts.js';
 import type { ListEntity } from '../list-entity.js';
 import type { Source, SourceHealth, SourceKind, SourceQuery } from '../source.js';
+import type { StaleSource } from '../stale-source.js';
 import { IdentifierIndex } from './identifier-index.js';
 import { type ListRegistryEntry, registeredList } from './list-registry.js';
 import type { ListService } from './list-service.js';
@@ -90,6 +91,10 @@ export class ListSource implements Source {
 
   version(): string | undefined {
     return this.lists.view().lists.get(this.id)?.meta.version;
+  }
+
+  staleness(): StaleSource | undefined {
+    return this.lists.staleness(this.id);
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { flagView } from '../../../src/dashboard/screening-view.js';
+import { flagView, screeningView } from '../../../src/dashboard/screening-view.js';
+import type { ScreeningResult } from '../../../src/screening/screening-result.js';
 
 describe('a flag as the console shows it', () => {
   const flag = {
@@ -75,5 +76,33 @@ describe('a flag as the console shows it', () => {
     expect(view.explanation).toBeUndefined();
     expect(view.facts).toEqual([]);
     expect(view.sourceRecord).toBeUndefined();
+  });
+});
+
+describe('a screening as the console shows it', () => {
+  it('names each stale list it searched with its publication date and age', () => {
+    const result = {
+      id: 'x',
+      entity: 'acme',
+      request: null,
+      risk_score: 0,
+      risk_level: 'low',
+      flags: [],
+      sources_queried: ['ofac_sdn', 'un_sc'],
+      sources_matched: [],
+      sources_failed: [],
+      complete: true,
+      sources_stale: [{ source: 'ofac_sdn', list_date: '2023-12-28', list_age_days: 1070 }],
+      cache_hit: false,
+      duration_ms: 1,
+      timestamp: '2026-12-02T00:00:00.000Z',
+    } satisfies ScreeningResult;
+    expect(screeningView(result).staleLists).toEqual([
+      {
+        id: 'ofac_sdn',
+        name: 'OFAC Specially Designated Nationals (SDN)',
+        published: 'published 2023-12-28, 1070 days before the screening',
+      },
+    ]);
   });
 });

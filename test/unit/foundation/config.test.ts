@@ -53,6 +53,28 @@ describe('configuration', () => {
     ]);
   });
 
+  it("reads LISTS_MAX_AGE_DAYS as one age for every list, some lists' own, or both", () => {
+    expect(loadConfig({}).listsMaxAgeDays).toMatchObject({ ofac_sdn: 14, un_sc: 7, eu_fsf: 7 });
+    expect(loadConfig({ LISTS_MAX_AGE_DAYS: '10' }).listsMaxAgeDays).toMatchObject({
+      ofac_sdn: 10,
+      un_sc: 10,
+    });
+    expect(loadConfig({ LISTS_MAX_AGE_DAYS: 'un_sc=30' }).listsMaxAgeDays).toMatchObject({
+      ofac_sdn: 14,
+      un_sc: 30,
+    });
+    expect(loadConfig({ LISTS_MAX_AGE_DAYS: 'UN_SC=30, 0' }).listsMaxAgeDays).toMatchObject({
+      ofac_sdn: 0,
+      un_sc: 30,
+    });
+    expect(() => loadConfig({ LISTS_MAX_AGE_DAYS: 'un=30' })).toThrow(
+      /LISTS_MAX_AGE_DAYS names an unknown list un;/,
+    );
+    expect(() => loadConfig({ LISTS_MAX_AGE_DAYS: 'un_sc=soon' })).toThrow(
+      /LISTS_MAX_AGE_DAYS must be a whole number/,
+    );
+  });
+
   it('takes audit checkpoints only with both a key and a destination', () => {
     const key = 'cd'.repeat(32);
     const config = loadConfig({ AUDIT_CHECKPOINT_KEY: key, AUDIT_CHECKPOINT_FILE: 'cp.jsonl' });

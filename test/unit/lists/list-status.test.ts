@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listState, refreshDue, sourceHealth } from '../../../src/sources/lists/list-status.js';
+import { listAgeDays, listState, refreshDue, sourceHealth } from '../../../src/sources/lists/list-status.js';
+import { publicationDate } from '../../../src/sources/lists/publication-date.js';
 import type { ListSnapshotMeta } from '../../../src/sources/lists/snapshot-store.js';
 import type { ListStateRow } from '../../../src/store/schema.js';
 
@@ -40,6 +41,40 @@ describe('list state and health', () => {
     expect(listState(meta, row({ outcome: 'failed' }), NOW, 60)).toBe('failed');
     expect(sourceHealth('failed')).toBe('slow');
     expect(sourceHealth('fresh')).toBe('up');
+  });
+});
+
+describe("a list's publication date and age", () => {
+  const published = (listDate: string | undefined) => ({ ...meta, listDate }) as ListSnapshotMeta;
+
+  it('a list checked just now is stale once its publication is older than its maximum age', () => {
+    // NOW is 2026-03-01: published 7 days before is within 7 days, 8 days before is not.
+    expect(listState(published('2026-02-22'), row({}), NOW, 60, 7)).toBe('fresh');
+    expect(listState(published('2026-02-21'), row({}), NOW, 60, 7)).toBe('stale');
+    expect(listState(published('2023-12-28'), row({}), NOW, 60, 14)).toBe('stale');
+  });
+
+  it('no maximum (0), or no known date, never makes a list stale by its age', () => {
+    expect(listState(published('2023-12-28'), row({}), NOW, 60, 0)).toBe('fresh');
+    expect(listState(published(undefined), row({}), NOW, 60, 7)).toBe('fresh');
+  });
+
+  it('counts whole days from the publication date (UTC) to now', () => {
+    expect(listAgeDays('2026-03-01', NOW)).toBe(0);
+    expect(listAgeDays('2026-02-27', NOW)).toBe(2);
+    expect(listAgeDays(undefined, NOW)).toBeUndefined();
+  });
+
+  it("takes the date the file states, else its main file's Last-Modified, else none", () => {
+    const files = [
+      { name: 'SDN.CSV', url: 'x', sha256: 'a', bytes: 1, lastModified: 'Thu, 28 Dec 2023 18:05:11 GMT' },
+      { name: 'ALT.CSV', url: 'x', sha256: 'b', bytes: 1, lastModified: 'Fri, 27 Nov 2026 10:00:00 GMT' },
+    ];
+    expect(publicationDate('2026-02-27', files)).toBe('2026-02-27');
+    expect(publicationDate(undefined, files)).toBe('2023-12-28');
+    expect(
+      publicationDate(undefined, [{ name: 'SDN.CSV', url: 'x', sha256: 'a', bytes: 1 }]),
+    ).toBeUndefined();
   });
 });
 

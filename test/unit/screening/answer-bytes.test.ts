@@ -34,6 +34,7 @@ const stored: StoredResult = {
   sources_matched: ['ofac_sdn'],
   sources_failed: [],
   complete: true,
+  sources_stale: [],
   timestamp: '2026-11-24T10:00:00.000Z',
   duration_ms: 41.5,
 };

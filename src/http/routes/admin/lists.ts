@@ -1,6 +1,14 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../context.js';
-import { ADMIN_AUTH_PROBLEMS, BODY_PROBLEMS, DateTime, json, problemResponses } from '../../schemas.js';
+import {
+  ADMIN_AUTH_PROBLEMS,
+  BODY_PROBLEMS,
+  DateTime,
+  json,
+  ListPublicationProperties,
+  ListStateSchema,
+  problemResponses,
+} from '../../schemas.js';
 
 const security = [{ adminToken: [] }];
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
@@ -16,17 +24,10 @@ const ListStatusSchema = Type.Object(
   {
     id: Type.String({ description: 'Source id, e.g. ofac_sdn' }),
     title: Type.String(),
-    state: Type.Union(
-      [Type.Literal('fresh'), Type.Literal('stale'), Type.Literal('failed'), Type.Literal('missing')],
-      {
-        description:
-          'fresh: loaded and checked recently; stale: last check too old or new version rejected; ' +
-          'failed: last refresh failed (the previous version stays in service); missing: not loaded',
-      },
-    ),
+    state: ListStateSchema,
     version: Nullable(Type.String({ description: 'Content hash (sha256) of the version in service' })),
     format: Nullable(Type.String()),
-    list_date: Nullable(Type.String({ description: "The list's own publication date, from the file" })),
+    ...ListPublicationProperties,
     fetched_at: Nullable(DateTime),
     checked_at: Nullable(DateTime),
     attempted_at: Nullable(DateTime),
