@@ -10,6 +10,7 @@ import {
   type TargetSchema,
 } from './collection-mix.js';
 import type { NameTokens, Script } from './name-tokens.js';
+import { typo } from './planted-targets.js';
 import { hashUnit, mix32, type Random, randomFor } from './random.js';
 
 /** One line of `entities.ftm.json`. */
@@ -230,18 +231,40 @@ export class ClusterBuilder {
     const country = COUNTRIES.pick(random);
     const properties: Record<string, string[]> = {};
     const names = new NameMaker(tokens, random, planted ? 'latin' : undefined);
-    if (schema === 'Person') names.person(properties);
+    // How many more spellings of its name a target has: sanctioned ones many (each list writes
+    // its own), PEPs from Wikidata a few.
+    const spellings =
+      profile.name === 'sanction'
+        ? 2 + random.int(7)
+        : profile.name === 'pep' || profile.name === 'rca'
+          ? random.chance(0.5)
+            ? 1 + random.int(4)
+            : 0
+          : random.chance(0.3)
+            ? 1 + random.int(2)
+            : 0;
+    if (schema === 'Person') names.person(properties, spellings);
     else if (schema === 'Vessel') names.vessel(properties);
     else if (schema === 'Airplane') names.airplane(properties);
     else if (schema !== 'CryptoWallet')
-      names.organization(properties, schema === 'PublicBody' ? country : undefined);
+      names.organization(properties, schema === 'PublicBody' ? country : undefined, spellings);
+    if (random.chance(0.15)) properties.summary = [NOTES[random.int(NOTES.length)]!];
     this.facts_(properties, schema, country, random);
     properties.topics = topics;
     // What most OpenSanctions lines carry besides: the source's page, dates, notes, the source ids merged.
     properties.sourceUrl = [`https://sources.example.org/${datasets[0]}/${index}`];
     if (random.chance(0.5)) properties.createdAt = [day(firstSeen)];
     if (random.chance(0.3)) properties.modifiedAt = [day(lastChange)];
-    if (random.chance(0.25)) properties.notes = [NOTES[random.int(NOTES.length)]!];
+    if (random.chance(0.4)) properties.notes = [NOTES[random.int(NOTES.length)]!];
+    if (
+      schema !== 'CryptoWallet' &&
+      random.chance(isOrg(schema) || profile.name === 'sanction' ? 0.5 : 0.15)
+    ) {
+      const city = titleCase(random.pick(tokens.surname.latin));
+      properties.address = [
+        `${titleCase(random.pick(tokens.org.latin))} street ${1 + random.int(150)}, ${city}`,
+      ];
+    }
     if (profile.ids === 'wikidata') properties.wikidataId = [id];
     const referents =
       profile.ids === 'nk' ? datasets.map((d) => `${d.split('_')[0]}-${digits(random, 5)}`) : [];
@@ -307,7 +330,10 @@ export class ClusterBuilder {
         } else props.status = ['current'];
         adj(prefix, 0x20 + k, 'Occupancy', 'Occupancy', props);
       }
-      if (!properties.position) properties.position = [positionName(random, country)];
+      if (!properties.position)
+        properties.position = Array.from({ length: 1 + random.int(3) }, () => positionName(random, country));
+      if (random.chance(0.3))
+        properties.education = [`University of ${titleCase(random.pick(tokens.surname.latin))}`];
     }
     // A Position is written by the target at its home index, before or after its holders.
     if (facts.isPositionHome(index)) {
@@ -622,7 +648,7 @@ class NameMaker {
     };
   }
 
-  person(props: Record<string, string[]>): void {
+  person(props: Record<string, string[]>, spellings = 0): void {
     const { random, tokens } = this;
     const script = this.script(tokens.surname);
     const name = this.personName(script);
@@ -636,6 +662,13 @@ class NameMaker {
     if (script !== 'han' && random.chance(0.2))
       aliases.push(`${name.surname.toUpperCase()}, ${[name.given, name.middle].filter(Boolean).join(' ')}`);
     if (random.chance(0.25)) aliases.push(this.personName(script).full);
+    for (let k = 0; k < spellings && script !== 'han'; k++) {
+      const u = random.next();
+      const given = u < 0.3 ? titleCase(random.pick(tokens.given[script])) : name.given;
+      const spelled = u < 0.3 ? given : typo(given, random.next());
+      const written = u < 0.6 ? `${spelled} ${name.surname}` : `${name.surname.toUpperCase()} ${spelled}`;
+      if (!aliases.includes(written) && written !== name.full) aliases.push(written);
+    }
     // Names in another script, as the lists' original-script names.
     if (script === 'latin' && !this.forced) {
       for (const [other, share] of [
@@ -663,7 +696,7 @@ class NameMaker {
     return words.map((word) => (upper ? word : titleCase(word))).join(' ');
   }
 
-  organization(props: Record<string, string[]>, country: string | undefined): void {
+  organization(props: Record<string, string[]>, country: string | undefined, spellings = 0): void {
     const { random, tokens } = this;
     const script = this.script(tokens.org);
     const name = country
@@ -672,7 +705,12 @@ class NameMaker {
     props.name = [name];
     if (script === 'latin' && !this.forced && tokens.org.cyrillic.length >= 5 && random.chance(0.06))
       props.name.push(this.orgName('cyrillic'));
-    if (random.chance(0.2)) props.alias = [this.orgName(script)];
+    const aliases = random.chance(0.2) ? [this.orgName(script)] : [];
+    for (let k = 0; k < spellings; k++) {
+      const written = `${random.pick(LEGAL_FORMS)} ${name.replace(/^(LLC|LTD|JSC|OOO|AO) /, '')}`;
+      if (!aliases.includes(written)) aliases.push(written);
+    }
+    if (aliases.length > 0) props.alias = aliases;
     if (random.chance(0.05)) props.previousName = [this.orgName(script)];
     if (random.chance(0.03)) props.weakAlias = [name.split(' ')[0]!];
   }
