@@ -22,9 +22,12 @@ export interface DeltaOp {
  * The whole export at `version`: every target that exists then, each with its adjacent entities,
  * some written before it and some after. Generated one target at a time: memory stays bounded.
  */
-export function* exportClusters(shape: ExportShape, version = 0): Generator<Cluster> {
+export function* exportClusters(
+  shape: ExportShape,
+  version = 0,
+  builder = new ClusterBuilder(new ShapeFacts(shape)),
+): Generator<Cluster> {
   const facts = new ShapeFacts(shape);
-  const builder = new ClusterBuilder(facts);
   const end = facts.indicesAt(version);
   for (let index = 0; index < end; index++) {
     if (facts.exists(index, version)) yield builder.build(index, version);
@@ -33,6 +36,54 @@ export function* exportClusters(shape: ExportShape, version = 0): Generator<Clus
 
 export function clusterLines(cluster: Cluster): FtmLine[] {
   return [...cluster.before, cluster.target, ...cluster.after];
+}
+
+/**
+ * Where targets.nested.json puts each adjacent entity inside its target (FtM's reverse property
+ * names), and the property pointing back at the target, which the nested layout leaves out.
+ */
+const NESTING: Readonly<Record<string, readonly [string, string]>> = {
+  Sanction: ['entity', 'sanctions'],
+  Occupancy: ['holder', 'positionOccupancies'],
+  Passport: ['holder', 'identification'],
+  Identification: ['holder', 'identification'],
+  Family: ['person', 'familyPerson'],
+  Associate: ['person', 'associates'],
+  Ownership: ['asset', 'ownershipAsset'],
+};
+
+type NestedValue = string | NestedLine;
+interface NestedLine extends Omit<FtmLine, 'properties'> {
+  properties: Record<string, NestedValue[]>;
+}
+
+/**
+ * The cluster as one line of OpenSanctions' `targets.nested.json`: the target with its adjacent
+ * entities inside its properties, an Occupancy's Position inside the Occupancy. The other party
+ * of a relation (the relative, the owner) stays an id here; the real export nests it too.
+ */
+export function nestedTarget(cluster: Cluster, builder: ClusterBuilder, version: number): NestedLine {
+  const adjacent = [...cluster.before, ...cluster.after];
+  const byId = new Map(adjacent.map((line) => [line.id, line]));
+  const posts = new Map(cluster.posts.map((p) => [builder.positionId(p), p]));
+  const properties: Record<string, NestedValue[]> = { ...cluster.target.properties };
+  if (properties.addressEntity)
+    properties.addressEntity = properties.addressEntity.map((id) => byId.get(id as string) ?? id);
+  for (const line of adjacent) {
+    const rule = NESTING[line.schema];
+    if (!rule) continue;
+    const [back, property] = rule;
+    const { [back]: _target, ...rest } = line.properties;
+    const nested: Record<string, NestedValue[]> = rest;
+    if (rest.post) {
+      nested.post = rest.post.map((id) => {
+        const position = posts.get(id);
+        return position === undefined ? id : builder.positionLine(position, version);
+      });
+    }
+    properties[property] = [...(properties[property] ?? []), { ...line, properties: nested }];
+  }
+  return { ...cluster.target, properties };
 }
 
 /** The planted targets of the export at `version`. */

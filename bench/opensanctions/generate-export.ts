@@ -6,12 +6,13 @@ import {
   deltaOps,
   exportClusters,
   LineFile,
+  nestedTarget,
   plantedTargets,
   versionName,
 } from './export-stream.js';
 import { describeTokens, harvestListTokens } from './name-tokens.js';
 import type { PlantedTarget } from './planted-targets.js';
-import type { ExportShape } from './synthetic-entities.js';
+import { ClusterBuilder, type ExportShape, ShapeFacts } from './synthetic-entities.js';
 
 /**
  * Writes a synthetic OpenSanctions `default` export (entities.ftm.json layout) of name tokens
@@ -23,7 +24,7 @@ import type { ExportShape } from './synthetic-entities.js';
  */
 const USAGE = `options: --targets N (2000000) --seed S (1) --planted K (1000) --out FILE (required)
   --version V (0: the base export; V: the export after V deltas) --delta V (the delta to version V)
-  --gzip --lists-dir DIR (LISTS_DIR, else test/fixtures/lists: the tokens the names recombine)`;
+  --nested (targets.nested.json layout) --gzip --lists-dir DIR (LISTS_DIR, else test/fixtures/lists: the tokens the names recombine)`;
 
 const { values } = parseArgs({
   options: {
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     version: { type: 'string', default: '0' },
     delta: { type: 'string' },
     gzip: { type: 'boolean', default: false },
+    nested: { type: 'boolean', default: false },
     'lists-dir': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
@@ -89,8 +91,10 @@ if (values.delta !== undefined) {
   );
 } else {
   const version = integer('version', values.version);
-  for (const cluster of exportClusters(shape, version)) {
-    for (const line of clusterLines(cluster)) await file.write(JSON.stringify(line));
+  const builder = new ClusterBuilder(new ShapeFacts(shape));
+  for (const cluster of exportClusters(shape, version, builder)) {
+    if (values.nested) await file.write(JSON.stringify(nestedTarget(cluster, builder, version)));
+    else for (const line of clusterLines(cluster)) await file.write(JSON.stringify(line));
     progress(++targets, shape.targets);
   }
   for (const target of plantedTargets(shape, version)) await planted.write(JSON.stringify(target));

@@ -35,6 +35,8 @@ export interface Cluster {
   before: FtmLine[];
   after: FtmLine[];
   profile: Profile;
+  /** The shared Positions its Occupancies refer to (written by the Positions' home targets). */
+  posts: number[];
 }
 
 export interface ExportShape {
@@ -192,6 +194,26 @@ export class ClusterBuilder {
     return `pos-${hex8(key)}${randomHex(randomFor(this.facts.shape.seed, position, 0x13), 32)}`;
   }
 
+  /** The shared Position `position`: the same line whichever target writes or nests it. */
+  positionLine(position: number, version: number): FtmLine {
+    const random = randomFor(this.facts.shape.seed, position, 0x14);
+    const country = COUNTRIES.pick(random);
+    const name = positionName(random, country);
+    const firstSeen = iso(EARLIEST + random.next() * (BASE_TIME - EARLIEST));
+    return {
+      id: this.positionId(position),
+      caption: name,
+      schema: 'Position',
+      properties: { name: [name], country: [country] },
+      referents: [],
+      datasets: [PEP_DATASET_OF_POSITIONS],
+      first_seen: firstSeen,
+      last_seen: iso(versionTime(version)),
+      last_change: firstSeen,
+      target: false,
+    };
+  }
+
   build(index: number, version: number): Cluster {
     const facts = this.facts;
     const { seed, tokens } = facts.shape;
@@ -279,6 +301,7 @@ export class ClusterBuilder {
     });
     target.referents = referents;
     const adjacent: FtmLine[] = [];
+    const posts: number[] = [];
     const adj = (
       prefix: string,
       slot: number,
@@ -318,6 +341,7 @@ export class ClusterBuilder {
       const held = 1 + (random.chance(0.35) ? 1 : 0) + (random.chance(0.1) ? 1 : 0);
       for (let k = 0; k < held; k++) {
         const position = random.int(facts.positions);
+        posts.push(position);
         const start = firstSeen - random.int(3000) * DAY;
         const props: Record<string, string[]> = {
           holder: [id],
@@ -336,22 +360,7 @@ export class ClusterBuilder {
         properties.education = [`University of ${titleCase(random.pick(tokens.surname.latin))}`];
     }
     // A Position is written by the target at its home index, before or after its holders.
-    if (facts.isPositionHome(index)) {
-      const position = index / facts.positionStride;
-      const positionRandom = randomFor(seed, position, 0x14);
-      const positionCountry = COUNTRIES.pick(positionRandom);
-      const name = positionName(positionRandom, positionCountry);
-      adjacent.push(
-        stamp({
-          id: this.positionId(position),
-          caption: name,
-          schema: 'Position',
-          properties: { name: [name], country: [positionCountry] },
-          datasets: [PEP_DATASET_OF_POSITIONS],
-          target: false,
-        }),
-      );
-    }
+    if (facts.isPositionHome(index)) adjacent.push(this.positionLine(index / facts.positionStride, version));
     // Addresses, referred to by the target's addressEntity.
     const addressShare = profile.name === 'pep' || profile.name === 'rca' ? 0.05 : isOrg(schema) ? 0.7 : 0.35;
     if (schema !== 'CryptoWallet' && random.chance(addressShare)) {
@@ -391,7 +400,7 @@ export class ClusterBuilder {
     adjacent.forEach((line, k) => {
       (hashUnit(seed, index, k, 0xbef0) < 0.35 ? before : after).push(line);
     });
-    return { index, target, before, after, profile };
+    return { index, target, before, after, profile, posts };
   }
 
   private facts_(

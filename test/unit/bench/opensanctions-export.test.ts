@@ -5,10 +5,21 @@ import {
   type DeltaOp,
   deltaOps,
   exportClusters,
+  nestedTarget,
   plantedTargets,
 } from '../../../bench/opensanctions/export-stream.js';
 import { harvestListTokens, type NameTokens } from '../../../bench/opensanctions/name-tokens.js';
-import type { ExportShape, FtmLine } from '../../../bench/opensanctions/synthetic-entities.js';
+import {
+  ClusterBuilder,
+  type ExportShape,
+  type FtmLine,
+  ShapeFacts,
+} from '../../../bench/opensanctions/synthetic-entities.js';
+import {
+  FTM_ENTITIES_FILE,
+  FTM_NESTED_FILE,
+  parseFtmJsonl,
+} from '../../../src/sources/lists/parsers/ftm-jsonl.js';
 
 const FIXTURE_LISTS = path.resolve('test/fixtures/lists');
 const REFERENCE_PROPERTIES: Record<string, string[]> = {
@@ -133,5 +144,31 @@ describe('the synthetic OpenSanctions export', () => {
     expect(kinds).toEqual(new Set(['ADD', 'MOD', 'DEL']));
     expect(found.length).toBeGreaterThan(3);
     expect(found.every((target) => target.category === 'sanctions' && target.version > 0)).toBe(true);
+  });
+
+  it("reads as the same entities through the service's parser in the flat and the nested layout", async () => {
+    const small = { ...shape, targets: 800 };
+    const builder = new ClusterBuilder(new ShapeFacts(small));
+    const text = (lines: unknown[]) => Buffer.from(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const clusters = [...exportClusters(small, 0, builder)];
+    const parse = async (file: string, lines: unknown[]) =>
+      (await parseFtmJsonl(file, new Map([[file, text(lines)]]))).entities.map((e) => ({
+        ...e,
+        raw: undefined,
+      }));
+    const flat = await parse(
+      FTM_ENTITIES_FILE,
+      clusters.flatMap((cluster) => clusterLines(cluster)),
+    );
+    const nested = await parse(
+      FTM_NESTED_FILE,
+      clusters.map((cluster) => nestedTarget(cluster, builder, 0)),
+    );
+    const wallets = clusters.filter((cluster) => cluster.target.schema === 'CryptoWallet').length;
+    expect(flat).toHaveLength(small.targets - wallets);
+    expect(nested).toEqual(flat);
+    expect(flat.filter((entity) => (entity.positions?.length ?? 0) > 0).length).toBeGreaterThan(
+      small.targets * 0.4,
+    );
   });
 });
