@@ -104,11 +104,7 @@ export class ShapeFacts {
     );
   }
 
-  /** The target that writes the shared Position `position` (it is never deleted). */
-  positionHome(position: number): number {
-    return Math.min(position * this.positionStride, this.shape.targets - 1);
-  }
-
+  /** Whether the target writes a shared Position (it is never deleted, so the Position stays). */
   isPositionHome(index: number): boolean {
     return (
       index < this.shape.targets &&
