@@ -1,5 +1,6 @@
 import { kindMismatched, kindMismatchThreshold, mismatchedKinds } from './kind-mismatch.js';
 import { type PreparedQuery, prepareQuery } from './prepared-query.js';
+import { spelledOut } from './spelled-out.js';
 import type { EntityMatch, PreparedSearchOptions, SearchOptions } from './types.js';
 
 /** What a query search needs of an index: one search of one prepared reading. */
@@ -9,9 +10,10 @@ export interface PreparedSearch {
 
 /**
  * Per source, the entities scoring at least the threshold for `text` as a query of `options.type`,
- * best first, at most `limitPerSource`: the best over every kind of record. The query's own kinds
- * (and records of no stated kind) at the threshold; the other kinds only by a strong match of the
- * name read by their rules, scaled and marked (kind-mismatch.ts).
+ * best first, at most `limitPerSource`: the best of every reading of the text (as written and, for
+ * a name written letter by letter, as spelled: spelled-out.ts), and of every kind of record. The
+ * query's own kinds (and records of no stated kind) at the threshold; the other kinds only by a
+ * strong match of the name read by their rules, scaled and marked (kind-mismatch.ts).
  */
 export function searchQuery(
   index: PreparedSearch,
@@ -19,7 +21,8 @@ export function searchQuery(
   options: SearchOptions,
 ): Map<string, EntityMatch[]> {
   const { type, ...rest } = options;
-  const readings = [text];
+  const spelled = spelledOut(text);
+  const readings = spelled === null ? [text] : [text, spelled];
   const found: Map<string, EntityMatch[]>[] = [];
   for (const reading of readings) {
     found.push(index.searchPrepared(prepareQuery(reading, type), rest));

@@ -13,6 +13,7 @@ interface ApiFlag {
     match_explanation: {
       penalties: { reason: string; factor?: number }[];
       score: number;
+      prepared_query: string;
     };
   };
 }
@@ -21,7 +22,8 @@ interface ApiFlag {
  * A listed party screened under a disguise is still found. Customers' data is often mislabelled: a
  * listed party screened with the wrong type is reported when its name matches strongly, marked and
  * lowered, never below `medium`, and the type still keeps weaker matches of other kinds away
- * (docs/matching.md, "Kinds").
+ * (docs/matching.md, "Kinds"). A name written letter by letter, or several times over, is the name
+ * it spells ("Readings").
  */
 describe.each(backends())('a listed party screened under a disguise ($name)', (shared) => {
   let backend: Backend;
@@ -81,4 +83,23 @@ describe.each(backends())('a listed party screened under a disguise ($name)', (s
       expect(result.risk_level).toBe('high');
     }
   });
+
+  it.each([
+    ['K-i-m J-o-n-g U-n', 'person', 'ofac_sdn:20157', 'KIM JONG UN'],
+    ['K.i.m J.o.n.g U.n', 'person', 'ofac_sdn:20157', 'KIM JONG UN'],
+    ['Kim Jong Un Kim Jong Un Kim Jong Un', 'person', 'ofac_sdn:20157', 'KIM JONG UN'],
+    ['L a z a r u s G r o u p', 'organization', 'ofac_sdn:27307', 'LAZARUSGROUP'],
+    ['L-a-z-a-r-u-s G-r-o-u-p', 'organization', 'ofac_sdn:27307', 'LAZARUS GROUP'],
+    ['Lazarus Group Lazarus Group', 'organization', 'ofac_sdn:27307', 'LAZARUS GROUP'],
+  ])(
+    'letter by letter or repeated: %s (%s) is the listed name, at high',
+    async (query, type, id, prepared) => {
+      const result = await screen({ query, type });
+      const flag = result.flags.find((f) => f.id === id)!;
+      expect(flag, query).toBeDefined();
+      expect(flag.match_score).toBeGreaterThanOrEqual(0.9);
+      expect(flag.details.match_explanation.prepared_query).toBe(prepared);
+      expect(result.risk_level).toBe('high');
+    },
+  );
 });

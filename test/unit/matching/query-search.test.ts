@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KIND_MISMATCH_BAR, KIND_MISMATCH_FACTOR } from '../../../src/matching/kind-mismatch.js';
 import { NameIndex } from '../../../src/matching/name-index.js';
+import { prepareQuery } from '../../../src/matching/prepared-query.js';
 import type { EntityKind, EntityMatch, QueryType } from '../../../src/matching/types.js';
 
 const entity = (key: string, kind: EntityKind, name: string) => ({
@@ -13,6 +14,8 @@ const index = NameIndex.build([
   entity('mugabe', 'person', 'MUGABE, Robert Gabriel'),
   entity('melli', 'organization', 'BANK MELLI IRAN'),
   entity('azul', 'vessel', 'MAR AZUL'),
+  entity('lazarus', 'organization', 'LAZARUS GROUP'),
+  entity('tolkien', 'person', 'TOLKIEN, John Ronald Reuel'),
 ]);
 
 const search = (query: string, type: QueryType, threshold = 0.5): EntityMatch[] =>
@@ -59,5 +62,27 @@ describe('a typed query and records of another kind', () => {
   it('reports a record of another kind only when its lowered score reaches the threshold', () => {
     expect(search('Bank Melli Iran', 'person', KIND_MISMATCH_FACTOR)).toHaveLength(1);
     expect(search('Bank Melli Iran', 'person', KIND_MISMATCH_FACTOR + 0.01)).toEqual([]);
+  });
+});
+
+describe('a query written letter by letter or repeated', () => {
+  it('matches the name it spells', () => {
+    for (const query of [
+      'L-a-z-a-r-u-s G-r-o-u-p',
+      'L.a.z.a.r.u.s G.r.o.u.p',
+      'Lazarus Group Lazarus Group Lazarus Group',
+    ])
+      expect(found(query, 'organization', 'lazarus'), query).toMatchObject({ score: 1 });
+    expect(found('L a z a r u s G r o u p', 'organization', 'lazarus')!.score).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('still reads a run of initials as initials', () => {
+    const asWritten = index
+      .searchPrepared(prepareQuery('J. R. R. Tolkien', 'person'), { threshold: 0.5, limitPerSource: 10 })
+      .get('a')![0]!;
+    const match = found('J. R. R. Tolkien', 'person', 'tolkien')!;
+    expect(match.score).toBe(asWritten.score);
+    expect(match.score).toBeGreaterThanOrEqual(0.8);
+    expect(match.explanation.preparedQuery).toBe('J R R TOLKIEN');
   });
 });
