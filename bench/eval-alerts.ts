@@ -18,6 +18,9 @@ import {
  *   by name and kind; the share at each risk level, for people and companies apart;
  * - recall: every UN individual and entity screened by its primary name with one typo in one word
  *   (only the UN list asked, so "first" means its own record): first, and high or above;
+ * - with a wrong type: the parties of `negatives_dev.csv` and `common_names_dev.csv` screened with a
+ *   type they are not (people as organisations, companies as people), and the UN records by their
+ *   primary name with one typo and the wrong type: found, and medium or above;
  * - with birth dates: the people of the negatives screened with their birth date and nationality,
  *   and the UN individuals that have a birth date screened with a typo and their own birth date
  *   (first, high or above) or one 15 years off (their flag at most medium).
@@ -51,6 +54,7 @@ interface Screened {
     details: {
       source_id: string;
       matched_name: string;
+      kind_mismatch?: boolean;
       match_explanation?: { secondary?: { field: string; outcome: string }[] };
     };
   }[];
@@ -80,11 +84,7 @@ async function falseAlarms(service: RunningService): Promise<void> {
   const worst: string[] = [];
   for (const kind of ['person', 'company']) {
     const parties = rows.filter((r) => r.kind === kind);
-    const results = await screenAll(
-      parties,
-      (p) => ({ query: p.name, type: kind === 'person' ? 'person' : 'organization' }),
-      service,
-    );
+    const results = await screenAll(parties, (p) => ({ query: p.name, type: typeOf(kind) }), service);
     const count = (levels: readonly Level[]) => results.filter((r) => levels.includes(r.risk_level)).length;
     console.log(
       `| ${kind} | ${parties.length} | ${LEVELS.map((l) => pct(count([l]), parties.length)).join(' | ')} | ` +
@@ -99,6 +99,48 @@ async function falseAlarms(service: RunningService): Promise<void> {
   }
   console.log(`\nHigh or above (${worst.length}), the first 40:`);
   for (const line of worst.slice(0, 40)) console.log(`- ${line}`);
+}
+
+/** The party's type as the eval screens it, or the wrong one (people as organisations, others as people). */
+const typeOf = (kind: string, wrong = false) => ((kind === 'person') !== wrong ? 'person' : 'organization');
+
+interface CommonName {
+  full_name: string;
+  kind: string;
+}
+
+async function falseAlarmsWithWrongType(service: RunningService): Promise<void> {
+  const common = parse(readFileSync(path.join(matchingDir!, 'common_names_dev.csv'), 'utf8'), {
+    columns: true,
+    skip_empty_lines: true,
+  }) as CommonName[];
+  const sets = [
+    { set: 'negatives_dev.csv', parties: readNegatives().map((r) => ({ name: r.name, kind: r.kind })) },
+    { set: 'common_names_dev.csv', parties: common.map((r) => ({ name: r.full_name, kind: r.kind })) },
+  ];
+  console.log('\n## False alarms: parties on no list screened with a wrong type\n');
+  console.log(
+    '| set | kind, screened as | parties | low | medium | high | critical | medium or above | high or above |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  const worst: string[] = [];
+  for (const { set, parties } of sets) {
+    for (const person of [true, false]) {
+      const group = parties.filter((p) => (p.kind === 'person') === person);
+      const results = await screenAll(group, (p) => ({ query: p.name, type: typeOf(p.kind, true) }), service);
+      console.log(
+        `| ${set} | ${person ? 'person as organization' : 'company as person'} | ${group.length} | ${levelShares(results)} |`,
+      );
+      results.forEach((r, k) => {
+        if (r.risk_level !== 'low')
+          worst.push(
+            `"${group[k]!.name}" ${r.risk_level} ${r.risk_score}: ${r.flags[0]?.details.matched_name} (${r.flags[0]?.source} ${r.flags[0]?.match_score}${r.flags[0]?.details.kind_mismatch ? ', kind mismatch' : ''})`,
+          );
+      });
+    }
+  }
+  console.log(`\nMedium or above (${worst.length}), the first 30:`);
+  for (const line of worst.slice(0, 30)) console.log(`- ${line}`);
 }
 
 function readNegatives(): Negative[] {
@@ -233,21 +275,45 @@ function typoInOneWord(name: string, random: () => number): string {
   return words.join(' ');
 }
 
-async function unRecall(service: RunningService): Promise<void> {
+/** Every UN record by its primary name with one typo in one word (the same typos on every call). */
+async function unTypoQueries() {
   const parsed = await parseUnXml(
     new Map([['consolidated.xml', readFileSync(path.join(listsDir!, 'consolidated.xml'))]]),
   );
   const random = seededRandom(20261127);
-  const queries = parsed.entities.map((e) => ({
+  return parsed.entities.map((e) => ({
     id: e.source_id,
     kind: e.kind,
     query: typoInOneWord(e.names[0]!.full, random),
   }));
+}
+
+async function unRecallWithWrongType(service: RunningService): Promise<void> {
+  const queries = await unTypoQueries();
+  const results = await screenAll(
+    queries,
+    (q) => ({ query: q.query, type: typeOf(q.kind, true), options: { sources: ['un_sc'] } }),
+    service,
+  );
+  let found = 0;
+  let alerted = 0;
+  results.forEach((r, k) => {
+    if (!r.flags.some((f) => f.details.source_id === queries[k]!.id)) return;
+    found++;
+    if (r.risk_level !== 'low') alerted++;
+  });
+  console.log('\n## Recall with a wrong type: UN primary names with one typo, UN list only\n');
+  console.log('| queries | own record flagged | flagged and medium or above |\n|---|---|---|');
+  console.log(`| ${queries.length} | ${pct(found, queries.length)} | ${pct(alerted, queries.length)} |`);
+}
+
+async function unRecall(service: RunningService): Promise<void> {
+  const queries = await unTypoQueries();
   const results = await screenAll(
     queries,
     (q) => ({
       query: q.query,
-      type: q.kind === 'person' ? 'person' : 'organization',
+      type: typeOf(q.kind),
       options: { sources: ['un_sc'] },
     }),
     service,
@@ -280,6 +346,8 @@ try {
   await liftAccountLimits(service);
   await falseAlarms(service);
   await unRecall(service);
+  await falseAlarmsWithWrongType(service);
+  await unRecallWithWrongType(service);
   await falseAlarmsWithFacts(service);
   await recallWithBirthDates(service);
 } finally {

@@ -13,9 +13,10 @@ import { explain, type ScoringContext, scoreNames } from './name-score.js';
 import { buildNameTable, buildTokenTable } from './name-table.js';
 import { prepareName } from './prepare.js';
 import type { PreparedName } from './prepared.js';
-import { type PreparedQuery, prepareQuery } from './prepared-query.js';
+import type { PreparedQuery } from './prepared-query.js';
 import type { QuerySimilarityCache } from './query-cache.js';
 import { QueryMerges } from './query-merges.js';
+import { searchQuery } from './query-search.js';
 import { kindsMatchedBy } from './query-type.js';
 import { SharedVocabulary } from './shared-vocabulary.js';
 import { SourceRanking } from './source-ranking.js';
@@ -162,14 +163,18 @@ export class NameIndex {
     return { entities: this.data.entityKeys.length, names: this.data.prepared.length };
   }
 
-  /** Per source, the entities scoring at least `threshold`, best first, at most `limitPerSource`. */
+  /**
+   * Per source, the entities scoring at least `threshold`, best first, at most `limitPerSource`:
+   * every reading of the query, records of other kinds than its type by a strong match only
+   * (query-search.ts).
+   */
   search(query: string, options: SearchOptions): Map<string, EntityMatch[]> {
-    return this.searchPrepared(prepareQuery(query, options.type), options);
+    return searchQuery(this, query, options);
   }
 
   /**
-   * `search` for a query prepared once with `prepareQuery` (its type is the one it was prepared
-   * as): the way to search several indexes with one query without paying its preparation each time.
+   * One reading of a query prepared once with `prepareQuery`, for the records of the kinds its type
+   * is prepared as (and of no stated kind) only: the step `search` takes for each reading and kind.
    */
   searchPrepared(query: PreparedQuery, options: PreparedSearchOptions): Map<string, EntityMatch[]> {
     const best = this.bestPerEntity(query, options);

@@ -73,8 +73,39 @@ function classifyWords(words: readonly string[], type: QueryType, abjad: boolean
     else if (PARTICLE_SET.has(word)) out.push({ text: word, cls: 'particle' });
     else out.push({ text: word, cls: 'word' });
   }
-  // A word repeated right after itself (`SERGEY SERGEY SHOIGU`) is a duplication, not information.
-  return out.filter((w, i) => i === 0 || w.text !== out[i - 1]!.text).slice(0, MAX_TOKENS);
+  return withoutRepeats(out).slice(0, MAX_TOKENS);
+}
+
+/**
+ * The words without any run of them repeated right after itself: a word (`SERGEY SERGEY SHOIGU`)
+ * or a whole name (`SADDAM HUSSEIN SADDAM HUSSEIN`) written twice is a duplication, not
+ * information, and the second copy would count as unpaired words against every listed name.
+ */
+function withoutRepeats(words: ClassifiedWord[]): ClassifiedWord[] {
+  const out = [...words];
+  // Initials are no duplication: `J R R TOLKIEN` is John Ronald Reuel.
+  const same = (a: number, b: number, length: number) => {
+    let initials = true;
+    for (let k = 0; k < length; k++) {
+      if (out[a + k]!.text !== out[b + k]!.text) return false;
+      initials &&= out[a + k]!.cls === 'initial';
+    }
+    return !initials;
+  };
+  // Longest runs first; after a removal, from the start again (`X Y Z Z X Y Z` is `X Y Z`).
+  let removed = true;
+  while (removed) {
+    removed = false;
+    for (let i = 0; i < out.length && !removed; i++) {
+      for (let length = Math.min(MAX_TOKENS, Math.floor((out.length - i) / 2)); length >= 1; length--) {
+        if (!same(i, i + length, length)) continue;
+        out.splice(i + length, length);
+        removed = true;
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 const defaultFactory: TokenFactory = (text, cls, abjad) => makeToken(text, cls, abjad);

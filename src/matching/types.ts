@@ -83,4 +83,6 @@ export interface EntityMatch {
   score: number;
   matchedName: MatchableName;
   explanation: MatchExplanation;
+  /** The record is of another kind than the query's type, matched by a strong name (kind-mismatch.ts). */
+  kindMismatch?: true;
 }

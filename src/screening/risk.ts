@@ -6,7 +6,8 @@ import { partyOf } from './parties.js';
  * The risk rule, deterministic and pure (docs/risk.md): per flag type the strongest flag counts,
  * its type's points scaled by the strength of its match (`matchStrength`); the types present add
  * up; a bonus when the strongest match's listed party is named by two or more independent
- * authorities (`parties.ts`); rounded and capped at 100.
+ * authorities (`parties.ts`); at least `medium` with a record of another kind than the query's
+ * type; rounded and capped at 100.
  */
 export const RISK_POINTS_BY_FLAG_TYPE: Readonly<Record<FlagType, number>> = {
   sanctions: 60,
@@ -100,6 +101,13 @@ export function confirmedByIndependentAuthorities(flags: readonly Flag[]): boole
   return false;
 }
 
+/**
+ * The least score of a screening with a flag of a record of another kind than the query's type
+ * (`details.kind_mismatch`): the lowest of `medium`. Customers' data is often mislabelled, so such
+ * a record, found by a strong name match, is for review whatever its type's points.
+ */
+export const KIND_MISMATCH_RISK_FLOOR = RISK_LEVEL_FLOORS.find(([level]) => level === 'medium')![1];
+
 /** The risk score of a screening's flags, whose parties are assigned (`assignParties`). */
 export function riskScore(flags: readonly Flag[]): number {
   const strongest = new Map<FlagType, number>();
@@ -108,6 +116,8 @@ export function riskScore(flags: readonly Flag[]): number {
   let points = 0;
   for (const [type, score] of strongest) points += RISK_POINTS_BY_FLAG_TYPE[type] * matchStrength(score);
   if (confirmedByIndependentAuthorities(flags)) points += INDEPENDENT_AUTHORITIES_BONUS;
+  if (flags.some((flag) => flag.details.kind_mismatch === true))
+    points = Math.max(points, KIND_MISMATCH_RISK_FLOOR);
   return Math.min(RISK_SCORE_MAX, Math.round(points));
 }
 

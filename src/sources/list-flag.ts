@@ -47,6 +47,8 @@ export function entityDetails(entity: ListEntity, match: EntityMatch): Record<st
   return {
     source_id: entity.source_id,
     kind: entity.kind,
+    // A record of another kind than the query's type, reported for its strong name (its score lowered).
+    kind_mismatch: match.kindMismatch === true,
     name: primary?.full ?? match.matchedName.full,
     aliases: others.map((n) => ({ name: n.full, type: n.type, ...(n.script ? { script: n.script } : {}) })),
     programs: entity.programs,

@@ -16,6 +16,7 @@ interface ApiFlag {
   details: {
     source_id: string;
     kind: string;
+    kind_mismatch: boolean;
     matched_name: string;
     party?: string;
     match_explanation: { penalties: { reason: string }[] };
@@ -43,14 +44,17 @@ describeWithRealLists('alert precision on the official lists', (listsDir) => {
   const flagOf = (flags: ApiFlag[], source: string, id: string) =>
     flags.find((f) => f.source === source && f.details.source_id === id);
 
-  it('matches a typed query against records of its kind (and of no stated kind) only', async () => {
+  it('matches a typed query against records of its kind (and of no stated kind), others only marked', async () => {
     const asPerson = await screen({ query: 'Hezbollah', type: 'person' });
     expect(asPerson.flags.length).toBeGreaterThan(0);
-    for (const flag of asPerson.flags) expect(['person', 'unknown']).toContain(flag.details.kind);
+    for (const flag of asPerson.flags)
+      expect(flag.details.kind_mismatch).toBe(!['person', 'unknown'].includes(flag.details.kind));
+    expect(asPerson.flags.some((f) => f.details.kind_mismatch && f.match_score <= 0.75)).toBe(true);
 
     const asOrganisation = await screen({ query: 'Hezbollah', type: 'organization' });
     expect(asOrganisation.flags[0]!.details.matched_name).toBe('HIZBALLAH');
-    for (const flag of asOrganisation.flags) expect(['organization', 'unknown']).toContain(flag.details.kind);
+    for (const flag of asOrganisation.flags)
+      expect(flag.details.kind_mismatch).toBe(!['organization', 'unknown'].includes(flag.details.kind));
 
     const anyKind = await screen({ query: 'Hezbollah' });
     const kinds = new Set(anyKind.flags.map((f) => f.details.kind));

@@ -44,8 +44,9 @@ export const FlagSchema = Type.Object(
       {
         additionalProperties: true,
         description:
-          'The listed record (source_id, name, aliases, programs, birth_dates, nationalities, identifiers, ' +
+          'The listed record (source_id, kind, name, aliases, programs, birth_dates, nationalities, identifiers, ' +
           'addresses, remarks, listed_on, url, source_record), matched_name and match_explanation; ' +
+          "kind_mismatch, true for a record of another kind than the query's type, found by a strong name match; " +
           "record_hash, the hash of the record's content, which changes when the list changes the record; " +
           'previous_decision, a decision on the record taken before the list changed it (it no longer applies)',
       },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../bench/matching/queries.js';
 import { NameIndex } from '../../../src/matching/name-index.js';
+import { prepareQuery } from '../../../src/matching/prepared-query.js';
 import type { MatchableEntity, QueryType } from '../../../src/matching/types.js';
 import { BruteForce } from './brute-force.js';
 
@@ -101,7 +102,10 @@ describe('name index against a brute-force scan of generated names with light ex
         const reference = bruteForce.search(query, type, 0.5);
         for (const [key, score] of reference) {
           const found = new Map<string, number>();
-          for (const matches of index.search(query, { type, threshold: score, limitPerSource: 1e9 }).values())
+          const prepared = prepareQuery(query, type);
+          for (const matches of index
+            .searchPrepared(prepared, { threshold: score, limitPerSource: 1e9 })
+            .values())
             for (const m of matches) found.set(m.key, m.score);
           expect({ query, key, score: found.get(key) }).toEqual({ query, key, score });
           checked++;

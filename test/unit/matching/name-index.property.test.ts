@@ -3,6 +3,7 @@ import { loadListEntities } from '../../../bench/matching/list-names.js';
 import { makeQueries, seededRandom } from '../../../bench/matching/queries.js';
 import { ANCHOR_FREE_CAP } from '../../../src/matching/anchors.js';
 import { NameIndex } from '../../../src/matching/name-index.js';
+import { prepareQuery } from '../../../src/matching/prepared-query.js';
 import type { MatchableEntity, QueryType } from '../../../src/matching/types.js';
 import { describeWithRealLists } from '../../support/real-lists.js';
 import { BruteForce } from './brute-force.js';
@@ -16,6 +17,8 @@ function sampleEntities(listsDir: string, count: number): MatchableEntity[] {
   return [...chosen].sort((a, b) => a - b).map((i) => all[i]!);
 }
 
+// The index's one search of a prepared reading is held to the scan; the readings and kinds a
+// query search adds on top of it are tested in query-search.test.ts.
 // Built from the whole lists when the suite runs (see the describe below).
 let entities: MatchableEntity[];
 let index: NameIndex;
@@ -25,7 +28,9 @@ const LOWEST = 0.5;
 
 function indexScores(query: string, type: QueryType, threshold: number): Map<string, number> {
   const out = new Map<string, number>();
-  for (const matches of index.search(query, { type, threshold, limitPerSource: 1e9 }).values()) {
+  for (const matches of index
+    .searchPrepared(prepareQuery(query, type), { threshold, limitPerSource: 1e9 })
+    .values()) {
     for (const m of matches) out.set(m.key, m.score);
   }
   return out;
@@ -50,7 +55,11 @@ function referenceTop(scores: Map<string, number>, limit: number): Record<string
 
 function indexTop(query: string, type: QueryType, limit: number): Record<string, [string, number][]> {
   const out: Record<string, [string, number][]> = {};
-  for (const [source, matches] of index.search(query, { type, threshold: LOWEST, limitPerSource: limit }))
+  const prepared = prepareQuery(query, type);
+  for (const [source, matches] of index.searchPrepared(prepared, {
+    threshold: LOWEST,
+    limitPerSource: limit,
+  }))
     out[source] = matches.map((m) => [m.key, m.score]);
   return out;
 }

@@ -72,4 +72,12 @@ describe('name preparation', () => {
     expect(key('A.B.C. Company', 'entity')).toBe(key('ABC Company', 'entity'));
     expect(key('J.P. Morgan & Co.', 'entity')).toBe('JP MORGAN AND <CO>');
   });
+
+  it('reads a name written twice or more in a row as one name, and repeated initials as initials', () => {
+    expect(key('Saddam Hussein Saddam Hussein Saddam Hussein')).toBe('SADDAM HUSSEIN');
+    expect(key('Sergey Sergey Shoigu')).toBe('SERGEY SHOIGU');
+    expect(key('Bank Melli Bank Melli Iran', 'entity')).toBe('BANK MELLI IRAN');
+    expect(key('Iran Bank Melli Bank Melli', 'entity')).toBe('IRAN BANK MELLI');
+    expect(key('J. R. R. Tolkien')).toBe('J R R TOLKIEN');
+  });
 });

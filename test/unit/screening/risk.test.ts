@@ -107,6 +107,24 @@ describe('risk score', () => {
     expect(authorityOf({ source: 'us_csl', list: 'ENTITY_LIST' })).toBe('us_csl');
   });
 
+  it('keeps a record of another kind than the query at medium at least, whatever its points', () => {
+    const mismatched = { kind_mismatch: true };
+    expect(risk(flag('watchlist', 'opensanctions', 0.64, undefined, mismatched))).toEqual({
+      risk_score: 25,
+      risk_level: 'medium',
+    });
+    expect(risk(flag('watchlist', 'opensanctions', 0.64, undefined, { kind_mismatch: false }))).toMatchObject(
+      {
+        risk_level: 'low',
+      },
+    );
+    // A sanctions flag of such a record is scaled into the medium band by the match already.
+    expect(risk(flag('sanctions', 'ofac_sdn', 0.75, undefined, mismatched))).toEqual({
+      risk_score: 44,
+      risk_level: 'medium',
+    });
+  });
+
   it('never exceeds 100', () => {
     const all = ['sanctions', 'pep', 'watchlist', 'adverse_media'] as const;
     expect(risk(...all.map((t) => flag(t, `s-${t}`, 1, 'a'))).risk_score).toBe(100);
