@@ -1,5 +1,6 @@
 import type { Flag } from '../sources/flag.js';
 import type { FailedSource } from '../sources/source-failure.js';
+import type { Actor } from '../store/schema.js';
 import type { RiskLevel } from './risk.js';
 
 /** An analyst's decision on a listed record for one subject, as a flag it applies to carries it. */
@@ -14,10 +15,7 @@ export interface AppliedDecision {
 export type DecisionValue = 'false_positive' | 'true_match';
 
 /** Who took a decision: an API key, or a dashboard user. */
-export interface DecidedBy {
-  type: 'api_key' | 'dashboard_user';
-  id: string;
-}
+export type DecidedBy = Actor;
 
 /**
  * A flag as a screening reports it: with the id of the listed record (stable across screenings,

@@ -15,6 +15,7 @@ import * as batchItemCompleteness from './migrations/0013-batch-item-completenes
 import * as decisions from './migrations/0014-decisions.js';
 import * as monitoring from './migrations/0015-monitoring.js';
 import * as monitoringRuns from './migrations/0016-monitoring-runs.js';
+import * as auditedChanges from './migrations/0017-audited-changes.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014-decisions': decisions,
   '0015-monitoring': monitoring,
   '0016-monitoring-runs': monitoringRuns,
+  '0017-audited-changes': auditedChanges,
 };
 
 class CompiledMigrations implements MigrationProvider {
