@@ -9,11 +9,23 @@ export const ANONYMOUS_CHAIN_ID = '00000000-0000-0000-0000-000000000000';
 /** What is recorded of one request: the stored row without its chain bookkeeping. */
 export type AuditEntry = Omit<
   AuditLogRow,
-  'chain_id' | 'seq' | 'prev_hash' | 'hash' | 'occurred_at' | 'user_id'
+  | 'chain_id'
+  | 'seq'
+  | 'prev_hash'
+  | 'hash'
+  | 'occurred_at'
+  | 'user_id'
+  | 'action'
+  | 'record_id'
+  | 'record_hash'
 > & {
   occurred_at: Date;
   /** The dashboard user behind the request; absent for API-key and operator requests. */
   user_id?: string | null;
+  /** On the row of a change: what was done to which row, and that row's hash afterwards. */
+  action?: string | null;
+  record_id?: string | null;
+  record_hash?: string | null;
 };
 
 /**
@@ -41,6 +53,8 @@ export function auditRowHash(prevHash: string, seq: number, entry: AuditEntry): 
     // Only dashboard requests have a user: rows without one hash exactly as they did before the
     // column existed, so older chains still verify.
     ...(entry.user_id ? [entry.user_id] : []),
+    // Likewise only the rows of changes have an action.
+    ...(entry.action ? ['change', entry.action, entry.record_id, entry.record_hash] : []),
   ]);
   return createHash('sha256').update(prevHash).update('\n').update(content).digest('hex');
 }

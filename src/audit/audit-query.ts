@@ -19,9 +19,15 @@ export interface AuditFilter {
 }
 
 /** An audit row as the account sees it (the account is implied, the chain is internal). */
-export type AuditRecord = Omit<AuditEntry, 'account_id' | 'occurred_at' | 'user_id'> & {
+export type AuditRecord = Omit<
+  AuditEntry,
+  'account_id' | 'occurred_at' | 'user_id' | 'action' | 'record_id' | 'record_hash'
+> & {
   occurred_at: string;
   user_id: string | null;
+  action: string | null;
+  record_id: string | null;
+  record_hash: string | null;
 };
 
 export interface AuditPage {
@@ -88,5 +94,8 @@ function toAuditRecord(row: AuditLogRow): AuditRecord {
     client_ip: row.client_ip,
     user_agent: row.user_agent,
     user_id: row.user_id,
+    action: row.action,
+    record_id: row.record_id,
+    record_hash: row.record_hash,
   };
 }

@@ -3,6 +3,10 @@ import type { Db } from '../store/database.js';
 import type { AuditLogRow } from '../store/schema.js';
 import { ANONYMOUS_CHAIN_ID, auditRowHash, GENESIS_HASH } from './audit-chain.js';
 import type { AuditCheckpoint } from './audit-checkpoint.js';
+import { checkRecords, type RecordProblem } from './audit-record-check.js';
+import type { AuditedTable } from './audited-records.js';
+
+const AUDITED_TABLES: readonly AuditedTable[] = ['decisions', 'alerts', 'monitors'];
 
 const VERIFY_PAGE_ROWS = 1_000;
 
@@ -21,6 +25,10 @@ export interface AuditVerification {
   /** Signed checkpoints the chains were held to; present when checkpoints were given. */
   checkpoints_checked?: number;
   breaks: ChainBreak[];
+  /** Decisions, alerts and monitors held to the latest change the log chains of each. */
+  records_checked: number;
+  /** Those that do not match it: edited, deleted, or not in the log (at most 1,000 per table). */
+  records: RecordProblem[];
 }
 
 /**
@@ -32,15 +40,26 @@ export interface AuditVerification {
  * also reach its checkpointed row with the checkpointed hash, and a checkpointed chain must exist:
  * this catches rows deleted from the end of a chain with its head moved back, which the database
  * alone cannot reveal.
+ *
+ * Then the decisions, alerts and monitors are held to the changes the chains hold of them
+ * (audit-record-check.ts), as of `asOf` (the service's now).
  */
 export async function verifyAuditChains(
   db: Db,
+  asOf: Date,
   accountId?: string,
   checkpoints?: readonly AuditCheckpoint[],
 ): Promise<AuditVerification> {
   let heads = db.selectFrom('audit_chain_heads').selectAll().orderBy('chain_id');
   if (accountId !== undefined) heads = heads.where('chain_id', '=', accountId);
-  const result: AuditVerification = { ok: true, chains_checked: 0, rows_checked: 0, breaks: [] };
+  const result: AuditVerification = {
+    ok: true,
+    chains_checked: 0,
+    rows_checked: 0,
+    breaks: [],
+    records_checked: 0,
+    records: [],
+  };
   const anchors = new Map<string, AuditCheckpoint>();
   for (const checkpoint of checkpoints ?? []) {
     if (accountId === undefined || checkpoint.chain_id === accountId)
@@ -68,7 +87,12 @@ export async function verifyAuditChains(
   for (const missing of await accountsWithoutChain(db, accountId)) {
     if (!reported.has(missing.chain_id)) result.breaks.push(missing);
   }
-  result.ok = result.breaks.length === 0;
+  for (const table of AUDITED_TABLES) {
+    const { checked, problems } = await checkRecords(db, table, accountId, asOf);
+    result.records_checked += checked;
+    result.records.push(...problems);
+  }
+  result.ok = result.breaks.length === 0 && result.records.length === 0;
   return result;
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App, AppContext } from '../http/context.js';
+import { auditActor } from '../http/plugins/audit-trail.js';
 import { monitorSubjects } from '../screening/monitoring/monitor-subjects.js';
 import { ALERT_NOTE_MAX_CHARS } from '../screening/monitoring/monitoring-policy.js';
 import { type AlertStatusFilter, alertRowView, alertStatusFilter } from './alert-view.js';
@@ -105,7 +106,6 @@ export function alertRoutes(app: App, ctx: AppContext): void {
     '/alerts/:id/close',
     { config, schema: { hide: true, params: AlertParams } },
     async (request, reply) => {
-      const user = request.dashboardUser!;
       const { id } = request.params;
       const note = formField(request, 'note');
       const back = {
@@ -120,7 +120,7 @@ export function alertRoutes(app: App, ctx: AppContext): void {
         });
       }
       // Not the account's alert: a 404 page (the service says so), never another account's row.
-      await ctx.monitors.closeAlert(user.accountId, id, note.trim());
+      await ctx.monitors.closeAlert(auditActor(request), id, note.trim());
       return reply.redirect(`/dashboard/alerts?${inboxQuery(back)}&closed=yes`, 303);
     },
   );

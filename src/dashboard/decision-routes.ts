@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ServiceError } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
+import { auditActor } from '../http/plugins/audit-trail.js';
 import { DECISION_NOTE_MAX_CHARS, DECISION_VALUES } from '../screening/decisions/decision-service.js';
 import { REVIEW_QUEUE_DAYS_DEFAULT } from '../screening/decisions/review-queue.js';
 import type { DecisionValue } from '../screening/screening-result.js';
@@ -66,7 +67,6 @@ export function decisionRoutes(app: App, ctx: AppContext): void {
     '/screenings/:id/flags/:flag_id/decision',
     { config, schema: { hide: true, params: FlagParams } },
     async (request, reply) => {
-      const user = request.dashboardUser!;
       const { id, flag_id: flagId } = request.params;
       const decision = formField(request, 'decision') as DecisionValue;
       const note = formField(request, 'note');
@@ -77,15 +77,10 @@ export function decisionRoutes(app: App, ctx: AppContext): void {
             { pointer: '/decision', detail: 'must be false positive or true match' },
           ]);
         }
-        await ctx.decisions.decide(
-          { accountId: user.accountId, keyId: null, userId: user.userId },
-          id,
-          flagId,
-          {
-            decision,
-            note,
-          },
-        );
+        await ctx.decisions.decide(auditActor(request), id, flagId, {
+          decision,
+          note,
+        });
       } catch (error) {
         const refusal = formRefusal(error, (pointer) =>
           pointer === '/note' ? { field: 'note', label: 'The note' } : undefined,

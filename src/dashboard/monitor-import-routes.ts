@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../http/context.js';
+import { auditActor } from '../http/plugins/audit-trail.js';
 import { type BatchSubmission, submissionFromCsv } from '../screening/batches/batch-input.js';
 import { consoleRateLimit } from './console-rate-limit.js';
 import { IMPORT_FORM_BODY_LIMIT_BYTES, importRefusal } from './monitor-import-form.js';
@@ -42,6 +43,7 @@ export function monitorImportRoutes(app: App, ctx: AppContext): void {
         const progress = await ctx.monitors.import(
           { accountId: user.accountId, keyId: null, plan: user.plan, userId: user.userId },
           submission,
+          auditActor(request),
         );
         return renderMonitors(ctx, request, reply, 201, { imported: { progress, focus: true } });
       } catch (error) {

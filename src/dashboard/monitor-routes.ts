@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { PLANS } from '../accounts/plans.js';
 import type { App, AppContext } from '../http/context.js';
+import { auditActor } from '../http/plugins/audit-trail.js';
 import type { ImportView } from '../screening/monitoring/monitor-import-queue.js';
 import type { MonitorView } from '../screening/monitoring/monitor-service.js';
 import { QUERY_MAX_CODE_POINTS, REFERENCE_MAX_CHARS } from '../screening/screening-policy.js';
@@ -160,6 +161,7 @@ export function monitorRoutes(app: App, ctx: AppContext): void {
       const created = await ctx.monitors.create(
         { accountId: user.accountId, keyId: null, plan: user.plan, userId: user.userId },
         monitor,
+        auditActor(request),
       );
       return renderMonitors(ctx, request, reply, 201, { created });
     } catch (error) {
@@ -195,7 +197,7 @@ export function monitorRoutes(app: App, ctx: AppContext): void {
         });
       }
       const monitor = await ctx.monitors.get(user.accountId, request.params.id);
-      await ctx.monitors.delete(user.accountId, request.params.id);
+      await ctx.monitors.delete(auditActor(request), request.params.id);
       return renderMonitors(ctx, request, reply, 200, {
         position,
         notice: `“${monitor.query ?? monitor.reference ?? monitor.id}” is no longer monitored. Its alerts stay in the inbox.`,

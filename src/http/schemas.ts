@@ -187,13 +187,21 @@ export const COMPLETE_DESCRIPTION =
   'false when an official list selected for the screening gave no answer (see sources_failed): ' +
   'the result then does not cover that list';
 
-export const DecidedBySchema = Type.Object(
-  {
-    type: Type.Union([Type.Literal('api_key'), Type.Literal('dashboard_user')]),
-    id: { ...Uuid, description: 'The key id, or the dashboard user id' },
-  },
-  { $id: 'DecidedBy', additionalProperties: false },
-);
+const ACTOR_PROPERTIES = {
+  type: Type.Union([Type.Literal('api_key'), Type.Literal('dashboard_user')]),
+  id: { ...Uuid, description: 'The key id, or the dashboard user id' },
+};
+
+export const DecidedBySchema = Type.Object(ACTOR_PROPERTIES, {
+  $id: 'DecidedBy',
+  additionalProperties: false,
+});
+
+/**
+ * Who did something else (closed an alert), the same shape without the `$id`: a response that
+ * also carries flags with their decisions may hold `DecidedBy` only once.
+ */
+export const ActorSchema = Type.Object(ACTOR_PROPERTIES, { additionalProperties: false });
 
 export const DecisionValueSchema = Type.Union([Type.Literal('false_positive'), Type.Literal('true_match')], {
   description:

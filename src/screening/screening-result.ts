@@ -1,6 +1,7 @@
 import type { Flag } from '../sources/flag.js';
 import type { FailedSource } from '../sources/source-failure.js';
 import type { StaleSource } from '../sources/stale-source.js';
+import type { Actor } from '../store/schema.js';
 import type { RiskLevel } from './risk.js';
 import type { ScreenedRequest } from './screened-request.js';
 
@@ -16,10 +17,7 @@ export interface AppliedDecision {
 export type DecisionValue = 'false_positive' | 'true_match';
 
 /** Who took a decision: an API key, or a dashboard user. */
-export interface DecidedBy {
-  type: 'api_key' | 'dashboard_user';
-  id: string;
-}
+export type DecidedBy = Actor;
 
 /**
  * A flag as a screening reports it: with the id of the listed record (stable across screenings,

@@ -16,6 +16,7 @@ import * as decisions from './migrations/0014-decisions.js';
 import * as monitoring from './migrations/0015-monitoring.js';
 import * as monitoringRuns from './migrations/0016-monitoring-runs.js';
 import * as batchItemRequest from './migrations/0017-batch-item-request.js';
+import * as auditedChanges from './migrations/0018-audited-changes.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015-monitoring': monitoring,
   '0016-monitoring-runs': monitoringRuns,
   '0017-batch-item-request': batchItemRequest,
+  '0018-audited-changes': auditedChanges,
 };
 
 class CompiledMigrations implements MigrationProvider {

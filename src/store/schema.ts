@@ -1,6 +1,12 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { FailedSource } from '../sources/source-failure.js';
 
+/** Who did something: an API key of the account or a dashboard user (`decided_by`, `closed_by`). */
+export interface Actor {
+  type: 'api_key' | 'dashboard_user';
+  id: string;
+}
+
 /** Column types as the `pg` driver returns them: bigint and numeric come back as strings. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -51,12 +57,20 @@ export interface AuditLogTable {
   method: string;
   route: string | null;
   path: string;
-  status: number;
-  latency_ms: number;
+  /** The response's status and time; null on the row of a change (see `action`). */
+  status: number | null;
+  latency_ms: number | null;
   client_ip: string | null;
   user_agent: string | null;
   /** The dashboard user behind the request (null for API-key and operator requests, and older rows). */
   user_id: ColumnType<string | null, string | null | undefined, never>;
+  /**
+   * On the row of a change made by the request (migrations/0018-audited-changes.ts): what was done
+   * (`decision.created`, ...), to which row, and that row's hash as the change left it.
+   */
+  action: ColumnType<string | null, string | null | undefined, never>;
+  record_id: ColumnType<string | null, string | null | undefined, never>;
+  record_hash: ColumnType<string | null, string | null | undefined, never>;
   prev_hash: string;
   hash: string;
 }
@@ -156,6 +170,10 @@ export interface DecisionTable {
   user_id: string | null;
   created_at: Timestamp;
   withdrawn_at: Timestamp | null;
+  /** Who withdrew it, or whose decision superseded it: `{type, id}` as `decided_by`. */
+  withdrawn_by: ColumnType<Actor | null, string | null | undefined, string | null>;
+  /** Made before changes were audited (migration 0017): no change in the log to hold it to. */
+  predates_audit: ColumnType<boolean, never, never>;
 }
 
 /** A subject kept screened as the lists change (see migrations/0015-monitoring.ts). */
@@ -180,6 +198,7 @@ export interface MonitorTable {
   first_screening_error: ColumnType<string | null, string | null | undefined, string | null>;
   /** Lease of an instance doing its first screening. */
   claimed_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  predates_audit: ColumnType<boolean, never, never>;
 }
 
 /** An import of many monitors, whose first screenings are done in the background. */
@@ -240,7 +259,10 @@ export interface AlertTable {
   status: string;
   note: string | null;
   closed_at: Timestamp | null;
+  /** Who closed it: `{type, id}`, the API key or the dashboard user. */
+  closed_by: ColumnType<Actor | null, string | null | undefined, string | null>;
   created_at: Timestamp;
+  predates_audit: ColumnType<boolean, never, never>;
 }
 
 /** A customer's endpoint; `secret_ciphertext` is AES-256-GCM sealed (NULL once deleted). */

@@ -365,15 +365,29 @@ describe.each(backends())('decisions on flags ($name)', (shared) => {
     expect((await api.request('DELETE', `/v1/decisions/${made[0]}`, { key })).status).toBe(204);
     await api.runtime.ctx.audit.flush();
     const audit = await api.request('GET', '/v1/audit?limit=100', { key });
-    const rows = audit.body.data.map(
-      (r: { method: string; route: string; status: number }) => `${r.method} ${r.route} ${r.status}`,
+    // Each request's row, and the row of the change it made (chained with it).
+    const rows = audit.body.data.filter((r: { method: string; route: string }) =>
+      /^(POST|DELETE) .*\/decision/.test(`${r.method} ${r.route}`),
     );
-    expect(rows.filter((r: string) => /^(POST|DELETE) .*\/decision/.test(r))).toEqual([
+    const requests = rows.filter((r: { status: number | null }) => r.status !== null);
+    expect(
+      requests.map(
+        (r: { method: string; route: string; status: number }) => `${r.method} ${r.route} ${r.status}`,
+      ),
+    ).toEqual([
       'DELETE /v1/decisions/:id 204',
       'POST /v1/screen/:id/flags/:flag_id/decision 201',
       'POST /v1/screen/:id/flags/:flag_id/decision 201',
       'POST /v1/screen/:id/flags/:flag_id/decision 201',
     ]);
+    const changes = rows.filter((r: { action: string | null }) => r.action !== null);
+    expect(changes.map((r: { action: string; record_id: string }) => `${r.action} ${r.record_id}`)).toEqual([
+      `decision.withdrawn ${made[0]}`,
+      ...[...made].reverse().map((id) => `decision.created ${id}`),
+    ]);
+    expect(changes.map((r: { request_id: string }) => r.request_id)).toEqual(
+      requests.map((r: { request_id: string }) => r.request_id),
+    );
   });
 
   it('applies a decision no longer once the list changes the record, and says what it was', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SignedInUser } from '../../accounts/dashboard-sessions.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
+import type { AuditActor } from '../../audit/audited-change.js';
 import { type Clock, wholeMilliseconds } from '../../clock.js';
 import { requestPath } from '../request-path.js';
 import { sendProblem } from './problem-responses.js';
@@ -43,29 +44,50 @@ export function registerAuditTrail(app: FastifyInstance, audit: AuditWriter, clo
     }
   });
   app.addHook('onResponse', async (request: FastifyRequest, reply) => {
-    const path = requestPath(request);
-    if (!isAudited(path)) return;
-    const key = request.apiKey;
-    const user = request.dashboardUser;
-    const userAgent = request.headers['user-agent'];
+    if (!isAudited(requestPath(request))) return;
+    const { account_id, ...who } = requestAuditFields(request);
     audit.record({
+      ...who,
+      account_id,
       id: randomUUID(),
-      request_id: String(request.id),
       occurred_at: new Date(clock.now().getTime() - Math.round(reply.elapsedTime)),
-      // A dashboard request has no key: it is audited in its user's account chain.
-      account_id: key?.accountId ?? user?.accountId ?? null,
-      user_id: user?.userId ?? null,
-      key_id: key?.keyId ?? null,
-      key_prefix: key?.prefix ?? null,
-      key_last4: key?.last4 ?? null,
-      method: request.method,
       route:
         reply.statusCode === 404 && !request.routeOptions.url ? null : (request.routeOptions.url ?? null),
-      path: path.slice(0, 2048),
       status: reply.statusCode,
       latency_ms: wholeMilliseconds(reply.elapsedTime),
-      client_ip: request.ip ?? null,
-      user_agent: typeof userAgent === 'string' ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null,
     });
   });
+}
+
+/** What the audit row of a request says of it and of who made it, before its response. */
+function requestAuditFields(
+  request: FastifyRequest,
+): Omit<AuditActor, 'account_id'> & { account_id: string | null } {
+  const key = request.apiKey;
+  const user = request.dashboardUser;
+  const userAgent = request.headers['user-agent'];
+  return {
+    request_id: String(request.id),
+    // A dashboard request has no key: it is audited in its user's account chain.
+    account_id: key?.accountId ?? user?.accountId ?? null,
+    user_id: user?.userId ?? null,
+    key_id: key?.keyId ?? null,
+    key_prefix: key?.prefix ?? null,
+    key_last4: key?.last4 ?? null,
+    method: request.method,
+    route: request.routeOptions.url ?? null,
+    path: requestPath(request).slice(0, 2048),
+    client_ip: request.ip ?? null,
+    user_agent: typeof userAgent === 'string' ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null,
+  };
+}
+
+/**
+ * Who makes the changes of an authenticated request (its API key, or its signed-in dashboard
+ * user): the audit rows of its changes are written with the changes, in their transaction.
+ */
+export function auditActor(request: FastifyRequest): AuditActor {
+  const fields = requestAuditFields(request);
+  if (fields.account_id === null) throw new Error('an audited change needs an authenticated request');
+  return { ...fields, account_id: fields.account_id };
 }

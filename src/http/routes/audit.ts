@@ -18,11 +18,19 @@ const AuditRecordSchema = Type.Object(
     method: Type.String(),
     route: Nullable(Type.String()),
     path: Type.String(),
-    status: Type.Integer(),
-    latency_ms: Type.Integer({ minimum: 0 }),
+    status: Nullable(Type.Integer({ description: "The response's status; null on the row of a change" })),
+    latency_ms: Nullable(Type.Integer({ minimum: 0 })),
     client_ip: Nullable(Type.String()),
     user_agent: Nullable(Type.String()),
     user_id: Nullable({ ...Uuid, description: 'The dashboard user who made the request; null for API keys' }),
+    action: Nullable(
+      Type.String({
+        description:
+          'On the row of a change the request made (decision.created, alert.closed, monitor.deleted, ...); null on the row of the request',
+      }),
+    ),
+    record_id: Nullable(Type.String({ description: 'The decision, alert or monitor changed' })),
+    record_hash: Nullable(Type.String({ description: 'SHA-256 of that row as the change left it' })),
   },
   { $id: 'AuditRecord', additionalProperties: false },
 );
@@ -62,8 +70,9 @@ export function auditRoutes(app: App, ctx: AppContext): void {
         tags: ['audit'],
         summary: "Your account's audit log, newest first",
         description:
-          'One row per API request of the account (any key), including refused ones. Rows are written in the ' +
-          'background within a fraction of a second of the response.',
+          'One row per API request of the account (any key), including refused ones, written in the ' +
+          'background within a fraction of a second of the response; and one row per change a request made ' +
+          '(a decision, an alert, a monitor), written with the change.',
         security: [{ apiKey: [] }],
         querystring: AuditQuery,
         response: {

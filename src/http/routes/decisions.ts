@@ -6,6 +6,7 @@ import {
 } from '../../screening/decisions/decision-service.js';
 import { REFERENCE_MAX_CHARS } from '../../screening/screening-policy.js';
 import type { App, AppContext } from '../context.js';
+import { auditActor } from '../plugins/audit-trail.js';
 import {
   BODY_PROBLEMS,
   DateTime,
@@ -77,9 +78,8 @@ export function decisionRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const { accountId, keyId } = request.apiKey!;
       const decision = await ctx.decisions.decide(
-        { accountId, keyId },
+        auditActor(request),
         request.params.id,
         request.params.flag_id,
         request.body,
@@ -153,7 +153,7 @@ export function decisionRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await ctx.decisions.withdraw(request.apiKey!.accountId, request.params.id);
+      await ctx.decisions.withdraw(auditActor(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

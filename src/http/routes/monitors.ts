@@ -10,7 +10,9 @@ import {
 import { REFERENCE_MAX_CHARS } from '../../screening/screening-policy.js';
 import type { App, AppContext } from '../context.js';
 import { acceptCsvBodies, partyListOf } from '../party-list-body.js';
+import { auditActor } from '../plugins/audit-trail.js';
 import {
+  ActorSchema,
   BODY_PROBLEMS,
   DateTime,
   json,
@@ -81,6 +83,9 @@ const AlertSchema = Type.Object(
     status: Type.Union([Type.Literal('open'), Type.Literal('closed')]),
     note: Type.Union([Type.String(), Type.Null()], { description: 'Why it was closed' }),
     closed_at: Type.Union([DateTime, Type.Null()]),
+    closed_by: Type.Union([ActorSchema, Type.Null()], {
+      description: 'Who closed it: the API key or the dashboard user',
+    }),
   },
   { $id: 'Alert', additionalProperties: false },
 );
@@ -154,7 +159,9 @@ export function monitorRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { accountId, keyId, plan } = request.apiKey!;
-      return reply.code(201).send(await ctx.monitors.create({ accountId, keyId, plan }, request.body));
+      return reply
+        .code(201)
+        .send(await ctx.monitors.create({ accountId, keyId, plan }, request.body, auditActor(request)));
     },
   );
 
@@ -217,7 +224,7 @@ export function monitorRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await ctx.monitors.delete(request.apiKey!.accountId, request.params.id);
+      await ctx.monitors.delete(auditActor(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -276,8 +283,7 @@ export function monitorRoutes(app: App, ctx: AppContext): void {
         },
       },
     },
-    async (request) =>
-      ctx.monitors.closeAlert(request.apiKey!.accountId, request.params.id, request.body.note),
+    async (request) => ctx.monitors.closeAlert(auditActor(request), request.params.id, request.body.note),
   );
 }
 
@@ -313,7 +319,7 @@ function importRoute(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const submission = partyListOf(request.body as BatchSubmission | string | undefined);
-      const imported = await ctx.monitors.import(request.apiKey!, submission);
+      const imported = await ctx.monitors.import(request.apiKey!, submission, auditActor(request));
       return reply.code(202).header('location', `/v1/monitors/imports/${imported.id}`).send(imported);
     },
   );

@@ -1,3 +1,4 @@
+import type { AuditActor } from '../../audit/audited-change.js';
 import type { Clock } from '../../clock.js';
 import { notFound, ServiceError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -25,11 +26,6 @@ export const DECISIONS_PAGE_DEFAULT = 50;
 export const DECISIONS_PAGE_MAX = 200;
 export const DECISION_VALUES: readonly DecisionValue[] = ['false_positive', 'true_match'];
 
-/** Who decides: an API key of the account, or (no key) a signed-in dashboard user. */
-export type Decider =
-  | { accountId: string; keyId: string; userId?: undefined }
-  | { accountId: string; keyId: null; userId: string };
-
 /** A decision as the API answers it (the subject's key is the service's own business). */
 export type DecisionView = Omit<StoredDecision, 'subject_key'>;
 
@@ -43,14 +39,15 @@ export interface DecisionServiceDeps {
 
 /**
  * Analysts' decisions on the flags of stored screenings: taking one, listing the standing ones,
- * withdrawing one. Screenings apply them (ScreeningService); each request that makes or withdraws
- * one is a row of the audit log, as every request is.
+ * withdrawing one. Screenings apply them (ScreeningService). Each decision, supersession and
+ * withdrawal is chained in the audit log with the decision's hash, in its own transaction, by
+ * whoever made the request (`AuditActor`: the API key, or the dashboard user).
  */
 export class DecisionService {
   constructor(private readonly deps: DecisionServiceDeps) {}
 
   async decide(
-    decider: Decider,
+    decider: AuditActor,
     screeningId: string,
     flagId: string,
     input: { decision: DecisionValue; note: string },
@@ -63,14 +60,13 @@ export class DecisionService {
     }
     const now = this.deps.clock.now();
     const notBefore = retentionCutoff(now, this.deps.retentionMonths);
-    const found = await findDecidableFlag(this.deps.db, decider.accountId, screeningId, flagId, notBefore);
+    const found = await findDecidableFlag(this.deps.db, decider.account_id, screeningId, flagId, notBefore);
     if (!found) throw notFound('The flag');
     const { flag } = found;
     const recordHash = flag.details.record_hash;
     const listedName = flag.details.name ?? flag.details.title;
-    const stored = await insertDecision(this.deps.db, {
+    const stored = await insertDecision(this.deps.db, decider, {
       id: newId(),
-      accountId: decider.accountId,
       subjectKey: found.subjectKey,
       reference: found.reference,
       entity: found.entity,
@@ -82,11 +78,9 @@ export class DecisionService {
       recordHash: typeof recordHash === 'string' ? recordHash : '',
       decision: input.decision,
       note,
-      keyId: decider.keyId,
-      userId: decider.userId ?? null,
       at: now,
     });
-    this.deps.decided?.changed(decider.accountId);
+    this.deps.decided?.changed(decider.account_id);
     return view(stored);
   }
 
@@ -111,10 +105,10 @@ export class DecisionService {
     return subject === undefined ? [] : standingDecisions(this.deps.db, accountId, subject);
   }
 
-  async withdraw(accountId: string, id: string): Promise<void> {
-    const withdrawn = await withdrawDecision(this.deps.db, accountId, id, this.deps.clock.now());
+  async withdraw(actor: AuditActor, id: string): Promise<void> {
+    const withdrawn = await withdrawDecision(this.deps.db, actor, id, this.deps.clock.now());
     if (!withdrawn) throw notFound('The decision');
-    this.deps.decided?.changed(accountId);
+    this.deps.decided?.changed(actor.account_id);
   }
 }
 

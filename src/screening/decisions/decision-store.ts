@@ -1,4 +1,5 @@
 import { type Selectable, sql } from 'kysely';
+import { type AuditActor, actorOf, recordChanges } from '../../audit/audited-change.js';
 import { isUuid } from '../../ids.js';
 import type { Db } from '../../store/database.js';
 import { newestFirstPage } from '../../store/page-cursor.js';
@@ -63,7 +64,6 @@ export async function standingDecisions(
 
 export interface NewDecision {
   id: string;
-  accountId: string;
   subjectKey: string;
   reference: string | null;
   entity: string;
@@ -75,16 +75,16 @@ export interface NewDecision {
   recordHash: string;
   decision: DecisionValue;
   note: string;
-  keyId: string | null;
-  userId: string | null;
   at: Date;
 }
 
 /**
  * Stores a decision; the subject's earlier standing decision on the same record, if any, is
- * superseded (withdrawn at the same instant): one record of one subject has one standing decision.
+ * superseded (withdrawn at the same instant, by the decider): one record of one subject has one
+ * standing decision. Both are chained in the audit log in the same transaction.
  */
-export async function insertDecision(db: Db, d: NewDecision): Promise<StoredDecision> {
+export async function insertDecision(db: Db, decider: AuditActor, d: NewDecision): Promise<StoredDecision> {
+  const accountId = decider.account_id;
   const row: DecisionRow = {
     id: d.id,
     subject_key: d.subjectKey,
@@ -98,43 +98,59 @@ export async function insertDecision(db: Db, d: NewDecision): Promise<StoredDeci
     record_hash: d.recordHash,
     decision: d.decision,
     note: d.note,
-    key_id: d.keyId,
-    user_id: d.userId,
+    key_id: decider.key_id,
+    user_id: decider.key_id === null ? decider.user_id : null,
     created_at: d.at,
   };
   await db.transaction().execute(async (trx) => {
     // Two decisions on one record of one subject at once (a double click, two analysts) would
     // each find no standing decision to supersede and both stand: they take turns here instead.
-    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${d.accountId}\n${d.subjectKey}\n${d.flagId}`}, 0))`.execute(
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${accountId}\n${d.subjectKey}\n${d.flagId}`}, 0))`.execute(
       trx,
     );
-    await trx
+    const superseded = await trx
       .updateTable('decisions')
-      .set({ withdrawn_at: d.at })
-      .where('account_id', '=', d.accountId)
+      .set({ withdrawn_at: d.at, withdrawn_by: JSON.stringify(actorOf(decider)) })
+      .where('account_id', '=', accountId)
       .where('subject_key', '=', d.subjectKey)
       .where('flag_id', '=', d.flagId)
       .where('withdrawn_at', 'is', null)
+      .returning('id')
       .execute();
     await trx
       .insertInto('decisions')
-      .values({ ...row, account_id: d.accountId, withdrawn_at: null })
+      .values({ ...row, account_id: accountId, withdrawn_at: null })
       .execute();
+    await recordChanges(
+      trx,
+      decider,
+      d.at,
+      'decision.superseded',
+      superseded.map((s) => s.id),
+    );
+    await recordChanges(trx, decider, d.at, 'decision.created', [d.id]);
   });
   return fromRow(row);
 }
 
-/** Withdraws a standing decision of the account; false when there is none with this id. */
-export async function withdrawDecision(db: Db, accountId: string, id: string, at: Date): Promise<boolean> {
+/**
+ * Withdraws a standing decision of the account, chained in the audit log in the same
+ * transaction; false when there is none with this id.
+ */
+export async function withdrawDecision(db: Db, actor: AuditActor, id: string, at: Date): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const result = await db
-    .updateTable('decisions')
-    .set({ withdrawn_at: at })
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .where('withdrawn_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('decisions')
+      .set({ withdrawn_at: at, withdrawn_by: JSON.stringify(actorOf(actor)) })
+      .where('id', '=', id)
+      .where('account_id', '=', actor.account_id)
+      .where('withdrawn_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await recordChanges(trx, actor, at, 'decision.withdrawn', [id]);
+    return true;
+  });
 }
 
 export interface DecisionFilter {

@@ -1,8 +1,9 @@
 import { type RawBuilder, type Selectable, sql } from 'kysely';
+import { type AuditActor, actorOf, recordChanges } from '../../audit/audited-change.js';
 import { isUuid, newId } from '../../ids.js';
 import type { Db } from '../../store/database.js';
 import { newestFirstPage } from '../../store/page-cursor.js';
-import type { AlertTable } from '../../store/schema.js';
+import type { Actor, AlertTable } from '../../store/schema.js';
 import { outboxStatement } from '../../webhooks/webhook-outbox.js';
 import type { ScreenedFlag } from '../screening-result.js';
 import { STORED_SCREENINGS } from '../screening-store.js';
@@ -24,6 +25,8 @@ export interface AlertView {
   status: AlertStatus;
   note: string | null;
   closed_at: string | null;
+  /** Who closed it: the API key or the dashboard user. */
+  closed_by: Actor | null;
 }
 
 /** An alert a run is about to raise, before it knows whether it was raised already. */
@@ -73,6 +76,7 @@ export function raiseAlertStatements(
       status: 'open',
       note: null,
       closed_at: null,
+      closed_by: null,
     };
     const payload = JSON.stringify({
       event: 'monitor.alert',
@@ -147,9 +151,10 @@ const COLUMNS = [
   'status',
   'note',
   'closed_at',
+  'closed_by',
 ] as const;
 
-type AlertRow = Omit<Selectable<AlertTable>, 'account_id' | 'flag_id' | 'record_hash' | 'list_change_id'>;
+type AlertRow = Pick<Selectable<AlertTable>, (typeof COLUMNS)[number]>;
 
 function fromRow(row: AlertRow): AlertView {
   return {
@@ -165,6 +170,7 @@ function fromRow(row: AlertRow): AlertView {
     status: row.status as AlertStatus,
     note: row.note,
     closed_at: row.closed_at === null ? null : new Date(row.closed_at).toISOString(),
+    closed_by: row.closed_by,
   };
 }
 
@@ -204,27 +210,33 @@ export async function listAlerts(
   return { data: page.rows.map(fromRow), next_cursor: page.next_cursor };
 }
 
-/** Closes an open alert with the analyst's note; the alert as it is now, or undefined when unknown. */
+/**
+ * Closes an open alert with the analyst's note, chained in the audit log in the same transaction;
+ * the alert as it is now, or undefined when unknown.
+ */
 export async function closeAlert(
   db: Db,
-  accountId: string,
+  actor: AuditActor,
   id: string,
   note: string,
   now: Date,
 ): Promise<AlertView | undefined> {
   if (!isUuid(id)) return undefined;
-  await db
-    .updateTable('alerts')
-    .set({ status: 'closed', note, closed_at: now })
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'open')
-    .execute();
-  const row = await db
-    .selectFrom('alerts')
-    .select([...COLUMNS])
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  return row ? fromRow(row) : undefined;
+  return db.transaction().execute(async (trx) => {
+    const closed = await trx
+      .updateTable('alerts')
+      .set({ status: 'closed', note, closed_at: now, closed_by: JSON.stringify(actorOf(actor)) })
+      .where('id', '=', id)
+      .where('account_id', '=', actor.account_id)
+      .where('status', '=', 'open')
+      .executeTakeFirst();
+    if (Number(closed.numUpdatedRows) > 0) await recordChanges(trx, actor, now, 'alert.closed', [id]);
+    const row = await trx
+      .selectFrom('alerts')
+      .select([...COLUMNS])
+      .where('id', '=', id)
+      .where('account_id', '=', actor.account_id)
+      .executeTakeFirst();
+    return row ? fromRow(row) : undefined;
+  });
 }

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { PlanId } from '../../accounts/plans.js';
+import { type AuditActor, recordChanges } from '../../audit/audited-change.js';
 import { newId } from '../../ids.js';
 import type { Db } from '../../store/database.js';
 import type { ScreeningRequest } from '../screening-request.js';
@@ -20,15 +21,16 @@ export interface ImportedMonitor {
 const INSERT_MONITORS_PER_STATEMENT = 1_000;
 
 /**
- * Stores an import and all its monitors, their first screening due, in one transaction: the import
- * is taken whole or not at all, and refused (false) when the account would then hold more than
- * `max` live monitors (`null`: no limit).
+ * Stores an import and all its monitors, their first screening due, with one audit row per
+ * monitor, in one transaction: the import is taken whole or not at all, and refused (false) when
+ * the account would then hold more than `max` live monitors (`null`: no limit).
  */
 export async function insertImport(
   db: Db,
   entry: { id: string; accountId: string; keyId: string | null; createdAt: Date },
   monitors: readonly ImportedMonitor[],
   max: number | null,
+  actor: AuditActor,
 ): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
     if (max !== null && (await lockedMonitorCount(tx, entry.accountId)) + monitors.length > max) return false;
@@ -42,12 +44,13 @@ export async function insertImport(
         created_at: entry.createdAt,
       })
       .execute();
+    const ids = monitors.map(() => newId());
     for (let at = 0; at < monitors.length; at += INSERT_MONITORS_PER_STATEMENT) {
       await tx
         .insertInto('monitors')
         .values(
-          monitors.slice(at, at + INSERT_MONITORS_PER_STATEMENT).map((monitor) => ({
-            id: newId(),
+          monitors.slice(at, at + INSERT_MONITORS_PER_STATEMENT).map((monitor, i) => ({
+            id: ids[at + i]!,
             account_id: entry.accountId,
             key_id: entry.keyId,
             reference: monitor.reference,
@@ -61,6 +64,7 @@ export async function insertImport(
         )
         .execute();
     }
+    await recordChanges(tx, actor, entry.createdAt, 'monitor.imported', ids);
     return true;
   });
 }

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { PLANS } from '../../accounts/plans.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
+import type { AuditedAction } from '../../audit/audited-change.js';
+import { recordHashes } from '../../audit/audited-records.js';
 import { inBackground } from '../../background-work.js';
 import type { Clock } from '../../clock.js';
 import { type ErrorCode, ServiceError } from '../../errors.js';
@@ -415,7 +417,15 @@ class ChangeRun {
     const raised = await alertsOfScreening(db, result.id);
     this.summary.alerts += raised.length;
     if (raised.length > 0) this.deps.onAlert();
-    for (const alert of raised) this.audit(monitor, alert.id);
+    // Written by the audit writer, like the request rows: a crash may lose these rows, and
+    // `audit verify` then reports each such alert as missing from the log.
+    const hashes = await recordHashes(
+      db,
+      'alerts',
+      monitor.accountId,
+      raised.map((alert) => alert.id),
+    );
+    for (const alert of raised) this.audit(monitor, alert.id, hashes.get(alert.id) ?? null);
   }
 
   /**
@@ -435,12 +445,20 @@ class ChangeRun {
     );
   }
 
-  /** Each alert's audit row, as a request that raised it would have left. */
-  private audit(monitor: RunMonitor, alertId: string): void {
+  /** Each alert's audit row, as a request that raised it would have left, with the alert's hash. */
+  private audit(monitor: RunMonitor, alertId: string, recordHash: string | null): void {
     const requestId = `${this.change.id}:${alertId}`;
-    this.deps.audit.record(
-      monitorAuditRow(monitor, 'alerts', { requestId, at: this.deps.clock.now(), status: 201, latencyMs: 0 }),
-    );
+    this.deps.audit.record({
+      ...monitorAuditRow(monitor, 'alerts', {
+        requestId,
+        at: this.deps.clock.now(),
+        status: 201,
+        latencyMs: 0,
+      }),
+      action: 'alert.raised' satisfies AuditedAction,
+      record_id: alertId,
+      record_hash: recordHash,
+    });
   }
 }
 

@@ -1,5 +1,6 @@
 import { PLANS } from '../../accounts/plans.js';
 import type { UsageLedger } from '../../accounts/usage-ledger.js';
+import type { AuditActor } from '../../audit/audited-change.js';
 import { type Clock, isoDay } from '../../clock.js';
 import { notFound, ServiceError } from '../../errors.js';
 import { isUuid, newId } from '../../ids.js';
@@ -69,6 +70,7 @@ export class MonitorService {
   async create(
     key: ScreeningSubject,
     request: ScreeningRequest,
+    actor: AuditActor,
   ): Promise<MonitorView & { screening: ScreeningResult }> {
     const plan = PLANS[key.plan];
     if (!plan.monitoring) throw noMonitoring();
@@ -92,7 +94,7 @@ export class MonitorService {
       firstScreeningId: screening.id,
       firstScreeningError: null,
     };
-    if (!(await insertMonitor(this.deps.db, monitor, screening.flags, plan.monitorsMax))) {
+    if (!(await insertMonitor(this.deps.db, monitor, screening.flags, plan.monitorsMax, actor))) {
       throw limitReached(plan.monitorsMax ?? 0);
     }
     // Screened on an instance that had not loaded a list's newest version yet: that change's run
@@ -107,7 +109,7 @@ export class MonitorService {
    * the month's remaining screenings checked for all of them, then stored in one transaction. Their
    * first screenings (counted) are done in the background; each monitor is watched from its own.
    */
-  async import(key: ScreeningSubject, submission: BatchSubmission): Promise<ImportView> {
+  async import(key: ScreeningSubject, submission: BatchSubmission, actor: AuditActor): Promise<ImportView> {
     const plan = PLANS[key.plan];
     if (!plan.monitoring) throw noMonitoring();
     const today = isoDay(this.deps.clock.now());
@@ -128,7 +130,7 @@ export class MonitorService {
     const id = newId();
     const createdAt = this.deps.clock.now();
     const entry = { id, accountId: key.accountId, keyId: key.keyId, createdAt };
-    if (!(await insertImport(this.deps.db, entry, monitors, plan.monitorsMax))) {
+    if (!(await insertImport(this.deps.db, entry, monitors, plan.monitorsMax, actor))) {
       throw limitReached(plan.monitorsMax ?? 0);
     }
     this.deps.imported();
@@ -163,9 +165,8 @@ export class MonitorService {
     return { data: page.data.map(view), next_cursor: page.next_cursor };
   }
 
-  async delete(accountId: string, id: string): Promise<void> {
-    if (!(await deleteMonitor(this.deps.db, accountId, id, this.deps.clock.now())))
-      throw notFound('The monitor');
+  async delete(actor: AuditActor, id: string): Promise<void> {
+    if (!(await deleteMonitor(this.deps.db, actor, id, this.deps.clock.now()))) throw notFound('The monitor');
   }
 
   alerts(
@@ -181,8 +182,8 @@ export class MonitorService {
   }
 
   /** Closes an alert with the analyst's note (an alert already closed keeps its first note). */
-  async closeAlert(accountId: string, id: string, note: string): Promise<AlertView> {
-    const alert = await closeAlert(this.deps.db, accountId, id, note, this.deps.clock.now());
+  async closeAlert(actor: AuditActor, id: string, note: string): Promise<AlertView> {
+    const alert = await closeAlert(this.deps.db, actor, id, note, this.deps.clock.now());
     if (!alert) throw notFound('The alert');
     return alert;
   }

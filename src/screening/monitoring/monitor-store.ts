@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { PlanId } from '../../accounts/plans.js';
+import { type AuditActor, recordChanges } from '../../audit/audited-change.js';
 import { isUuid } from '../../ids.js';
 import type { Db } from '../../store/database.js';
 import { newestFirstPage } from '../../store/page-cursor.js';
@@ -38,14 +39,16 @@ export interface NewMonitor extends StoredMonitor {
 }
 
 /**
- * Stores a monitor and what its first screening flagged, unless the account already holds
- * `max` live monitors (`null`: no limit); false when refused.
+ * Stores a monitor and what its first screening flagged, chained in the audit log in the same
+ * transaction, unless the account already holds `max` live monitors (`null`: no limit); false
+ * when refused.
  */
 export async function insertMonitor(
   db: Db,
   monitor: NewMonitor,
   flags: readonly ScreenedFlag[],
   max: number | null,
+  actor: AuditActor,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     if (max !== null && (await lockedMonitorCount(trx, monitor.accountId)) >= max) return false;
@@ -80,6 +83,7 @@ export async function insertMonitor(
         .onConflict((oc) => oc.doNothing())
         .execute();
     }
+    await recordChanges(trx, actor, monitor.createdAt, 'monitor.created', [monitor.id]);
     return true;
   });
 }
@@ -187,17 +191,24 @@ export async function listMonitors(
   return { data: page.rows.map(fromRow), next_cursor: page.next_cursor };
 }
 
-/** Stops a monitor: it is no longer screened, and its alerts stay. False when there is none. */
-export async function deleteMonitor(db: Db, accountId: string, id: string, now: Date): Promise<boolean> {
+/**
+ * Stops a monitor (chained in the audit log in the same transaction): it is no longer screened,
+ * and its alerts stay. False when there is none.
+ */
+export async function deleteMonitor(db: Db, actor: AuditActor, id: string, now: Date): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const result = await db
-    .updateTable('monitors')
-    .set({ deleted_at: now })
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('monitors')
+      .set({ deleted_at: now })
+      .where('id', '=', id)
+      .where('account_id', '=', actor.account_id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await recordChanges(trx, actor, now, 'monitor.deleted', [id]);
+    return true;
+  });
 }
 
 /**

@@ -24,6 +24,7 @@ const ALERT: AlertView = {
   status: 'open',
   note: null,
   closed_at: null,
+  closed_by: null,
 };
 
 describe('an alert as the inbox shows it', () => {

@@ -55,6 +55,22 @@ const VerificationSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    records_checked: Type.Integer({ description: 'Decisions, alerts and monitors held to the log' }),
+    records: Type.Array(
+      Type.Object(
+        {
+          chain_id: Type.String({ description: 'The account id' }),
+          table: Type.Union([Type.Literal('decisions'), Type.Literal('alerts'), Type.Literal('monitors')]),
+          record_id: Type.String(),
+          reason: Type.String({ description: 'Edited, deleted, or not in the audit log' }),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'The rows that do not match the latest change the log chains of them (at most 1,000 per table)',
+      },
+    ),
   },
   { $id: 'AuditVerification', additionalProperties: false },
 );
@@ -72,7 +88,7 @@ export function adminAuditRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['admin'],
         summary:
-          'Verify the hash chains of the audit log (against signed checkpoints when sent) and name the first broken row of each',
+          'Verify the hash chains of the audit log (against signed checkpoints when sent) and name the first broken row of each; hold the decisions, alerts and monitors to the changes the log chains of them',
         security,
         querystring: Type.Object(
           { account: Type.Optional(Type.String({ format: 'uuid' })) },
@@ -80,7 +96,10 @@ export function adminAuditRoutes(app: App, ctx: AppContext): void {
         ),
         body: VerifyRequestSchema,
         response: {
-          200: json(VerificationSchema, 'The result (ok false when any chain is broken)'),
+          200: json(
+            VerificationSchema,
+            'The result (ok false when any chain is broken or any record does not match the log)',
+          ),
           ...problemResponses(...ADMIN_AUTH_PROBLEMS, ...BODY_PROBLEMS),
         },
       },
@@ -88,7 +107,7 @@ export function adminAuditRoutes(app: App, ctx: AppContext): void {
     async (request) => {
       // Key uses are evidence of requests for accounts without a chain: written first, like the rows.
       await Promise.all([ctx.audit.flush(), ctx.lastUsed.flush()]);
-      return verifyAuditChains(ctx.db, request.query.account, request.body.checkpoints);
+      return verifyAuditChains(ctx.db, ctx.clock.now(), request.query.account, request.body.checkpoints);
     },
   );
 }
