@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'limit-reached',
   'plan-feature-unavailable',
   'quota-exceeded',
+  'quota-insufficient',
   'monitor-limit-reached',
   'rate-limited',
   'conflict',
@@ -35,11 +36,20 @@ export interface FieldError {
 /** A field holding `\u0000`, which no PostgreSQL text can store: refused where the text enters. */
 export const NUL_CHARACTER_DETAIL = 'must not hold a NUL character';
 
+/** Members a problem document carries besides the standard ones: figures a client acts on. */
+export interface ProblemMembers {
+  /** Screenings the request asked for (`quota-insufficient`). */
+  requested?: number;
+  /** Screenings left this month (`quota-insufficient`). */
+  remaining?: number;
+}
+
 export class ServiceError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
     readonly fieldErrors: FieldError[] = [],
+    readonly members: ProblemMembers = {},
   ) {
     super(detail);
     this.name = 'ServiceError';

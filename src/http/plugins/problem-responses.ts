@@ -3,9 +3,9 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { type ErrorCode, type FieldError, ServiceError } from '../../errors.js';
+import { type ErrorCode, type FieldError, type ProblemMembers, ServiceError } from '../../errors.js';
 import { isDatabaseDataException, isDatabaseUnavailable } from '../../store/database.js';
-import { PROBLEMS, problemType } from '../problems.js';
+import { PROBLEM_ERRORS_LISTED, PROBLEMS, problemType } from '../problems.js';
 import { requestPath } from '../request-path.js';
 import { toFieldErrors } from '../validation.js';
 
@@ -15,6 +15,7 @@ export function sendProblem(
   code: ErrorCode,
   detail: string,
   errors: FieldError[] = [],
+  members: ProblemMembers = {},
 ): FastifyReply {
   const kind = PROBLEMS[code];
   const body = {
@@ -24,7 +25,11 @@ export function sendProblem(
     detail,
     instance: requestPath(request),
     request_id: String(request.id),
-    ...(errors.length > 0 ? { errors } : {}),
+    ...members,
+    ...(errors.length > 0 ? { errors: errors.slice(0, PROBLEM_ERRORS_LISTED) } : {}),
+    ...(errors.length > PROBLEM_ERRORS_LISTED
+      ? { errors_omitted: errors.length - PROBLEM_ERRORS_LISTED }
+      : {}),
   };
   return reply
     .code(kind.status)
@@ -37,9 +42,9 @@ export function sendProblem(
 function classify(
   error: FastifyError,
   path: string,
-): { code: ErrorCode; detail: string; errors?: FieldError[] } {
+): { code: ErrorCode; detail: string; errors?: FieldError[]; members?: ProblemMembers } {
   if (error instanceof ServiceError)
-    return { code: error.code, detail: error.detail, errors: error.fieldErrors };
+    return { code: error.code, detail: error.detail, errors: error.fieldErrors, members: error.members };
   if (isDatabaseDataException(error)) {
     // The database refused a value the schema let through (a NUL character, an ill-formed string).
     return {
@@ -93,10 +98,10 @@ export function registerProblemResponses(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const { code, detail, errors } = classify(error, requestPath(request));
+    const { code, detail, errors, members } = classify(error, requestPath(request));
     if (code === 'internal' || code === 'service-unavailable')
       request.log.error({ err: error }, 'request failed');
-    return sendProblem(request, reply, code, detail, errors);
+    return sendProblem(request, reply, code, detail, errors, members);
   });
 
   app.setNotFoundHandler((request, reply) => {
