@@ -703,3 +703,45 @@ describeWithSharedBackends('monitor runs on two instances of one database', (sha
     }
   }, 120_000);
 });
+
+describeWithSharedBackends('monitor creations on two instances of one database', (shared) => {
+  it('charge nothing for the monitors refused at the plan limit, wherever they land', async () => {
+    const { backend, drop } = await isolatedBackend(shared);
+    const server = await ListServer.start();
+    const env = {
+      LISTS_ENABLED: 'un_sc',
+      LIST_URL_UN_SC: server.url('/un/consolidated.xml'),
+      LISTS_REFRESH_INTERVAL_MINUTES: '0',
+    };
+    server.serve('/un/consolidated.xml', { body: WITHOUT_GASTON });
+    const a = await TestApp.start(backend, { env });
+    const b = await TestApp.start(backend, { env });
+    try {
+      const { key, account } = await a.createAccount('professional');
+      await sql`INSERT INTO monitors (id, account_id, subject_key, entity, query_type, request, created_at)
+        SELECT gen_random_uuid(), ${account.id}, 'query:x', 'x', 'person', '{}'::jsonb, now()
+        FROM generate_series(1, 9998)`.execute(a.runtime.ctx.db);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 === 0 ? a : b).request('POST', '/v1/monitors', {
+            key,
+            body: { query: `Racing Party ${i}`, type: 'person' },
+          }),
+        ),
+      );
+      expect(answers.filter((answer) => answer.status === 201)).toHaveLength(2);
+      expect(answers.filter((answer) => answer.status === 402)).toHaveLength(18);
+      const { rows } = await sql<{ counted: number; stored: number }>`SELECT
+        (SELECT count FROM usage_counters WHERE account_id = ${account.id}) AS counted,
+        (SELECT count(*)::int FROM screenings WHERE account_id = ${account.id}) AS stored`.execute(
+        a.runtime.ctx.db,
+      );
+      expect(rows[0]).toEqual({ counted: 2, stored: 2 });
+    } finally {
+      await a.close();
+      await b.close();
+      await server.close();
+      await drop();
+    }
+  }, 120_000);
+});
