@@ -654,18 +654,30 @@ describe.each(backends())('a monitor run its process left unfinished ($name)', (
   }, 180_000);
 });
 
+/** Two instances of one database serving the UN list without Gaston (the list's server too). */
+async function twoInstances(shared: Backend) {
+  const { backend, drop } = await isolatedBackend(shared);
+  const server = await ListServer.start();
+  const env = {
+    LISTS_ENABLED: 'un_sc',
+    LIST_URL_UN_SC: server.url('/un/consolidated.xml'),
+    LISTS_REFRESH_INTERVAL_MINUTES: '0',
+  };
+  server.serve('/un/consolidated.xml', { body: WITHOUT_GASTON });
+  const a = await TestApp.start(backend, { env });
+  const b = await TestApp.start(backend, { env });
+  const close = async () => {
+    await a.close();
+    await b.close();
+    await server.close();
+    await drop();
+  };
+  return { a, b, server, close };
+}
+
 describeWithSharedBackends('monitor runs on two instances of one database', (shared) => {
   it('raise exactly one alert per monitor and record version, whichever instance runs the change', async () => {
-    const { backend, drop } = await isolatedBackend(shared);
-    const server = await ListServer.start();
-    const env = {
-      LISTS_ENABLED: 'un_sc',
-      LIST_URL_UN_SC: server.url('/un/consolidated.xml'),
-      LISTS_REFRESH_INTERVAL_MINUTES: '0',
-    };
-    server.serve('/un/consolidated.xml', { body: WITHOUT_GASTON });
-    const a = await TestApp.start(backend, { env });
-    const b = await TestApp.start(backend, { env });
+    const { a, b, server, close } = await twoInstances(shared);
     try {
       const { key } = await a.createAccount('enterprise');
       const monitors: string[] = [];
@@ -696,26 +708,14 @@ describeWithSharedBackends('monitor runs on two instances of one database', (sha
         WHERE done_at IS NOT NULL`.execute(a.runtime.ctx.db);
       expect(rows[0]?.done).toBe(2);
     } finally {
-      await a.close();
-      await b.close();
-      await server.close();
-      await drop();
+      await close();
     }
   }, 120_000);
 });
 
 describeWithSharedBackends('monitor creations on two instances of one database', (shared) => {
   it('charge nothing for the monitors refused at the plan limit, wherever they land', async () => {
-    const { backend, drop } = await isolatedBackend(shared);
-    const server = await ListServer.start();
-    const env = {
-      LISTS_ENABLED: 'un_sc',
-      LIST_URL_UN_SC: server.url('/un/consolidated.xml'),
-      LISTS_REFRESH_INTERVAL_MINUTES: '0',
-    };
-    server.serve('/un/consolidated.xml', { body: WITHOUT_GASTON });
-    const a = await TestApp.start(backend, { env });
-    const b = await TestApp.start(backend, { env });
+    const { a, b, close } = await twoInstances(shared);
     try {
       const { key, account } = await a.createAccount('professional');
       await sql`INSERT INTO monitors (id, account_id, subject_key, entity, query_type, request, created_at)
@@ -738,10 +738,7 @@ describeWithSharedBackends('monitor creations on two instances of one database',
       );
       expect(rows[0]).toEqual({ counted: 2, stored: 2 });
     } finally {
-      await a.close();
-      await b.close();
-      await server.close();
-      await drop();
+      await close();
     }
   }, 120_000);
 });
