@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'limit-reached',
   'plan-feature-unavailable',
   'quota-exceeded',
+  'quota-insufficient',
   'monitor-limit-reached',
   'rate-limited',
   'conflict',
@@ -36,6 +37,16 @@ export interface FieldError {
 /** A field holding `\u0000`, which no PostgreSQL text can store: refused where the text enters. */
 export const NUL_CHARACTER_DETAIL = 'must not hold a NUL character';
 
+/** Members a problem document carries besides the standard ones: figures a client acts on. */
+export interface ProblemMembers {
+  /** Screenings the request asked for (`quota-insufficient`). */
+  requested?: number;
+  /** Screenings left this month (`quota-insufficient`). */
+  remaining?: number;
+  /** Each selected source and why it gave no answer (`sources-failed`). */
+  sources_failed?: readonly { source: string; reason: string }[];
+}
+
 export class ServiceError extends Error {
   /**
    * @param members what the problem document carries besides its standard members (RFC 9457
@@ -45,7 +56,7 @@ export class ServiceError extends Error {
     readonly code: ErrorCode,
     readonly detail: string,
     readonly fieldErrors: FieldError[] = [],
-    readonly members: Readonly<Record<string, unknown>> = {},
+    readonly members: ProblemMembers = {},
   ) {
     super(detail);
     this.name = 'ServiceError';

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/database.js';
 import {
+  assertRoomFor,
   assertUnderLimit,
   countScreening,
   describeUsage,
@@ -59,19 +60,31 @@ export class UsageLedger {
     assertUnderLimit(subject, (await this.counts(subject, monthOf(now))).account, now);
   }
 
+  /** Refuses `requested` screenings at once when fewer remain this month (see `assertRoomFor`). */
+  async assertRoomFor(subject: UsageSubject, requested: number, consequence: string): Promise<void> {
+    const now = this.clock.now();
+    assertRoomFor(subject, (await this.counts(subject, monthOf(now))).account, requested, now, consequence);
+  }
+
   /**
    * Counts `amount` screenings (and runs `alongside` with them, see `countScreening`); throws when
-   * the month has no room for them.
+   * the month has no room for them. `within`: a transaction of the caller's, which may still roll
+   * the count back, so the counts kept in memory are dropped rather than followed.
    */
   async count(
     subject: UsageSubject,
     alongside?: Readonly<Record<string, RawBuilder<unknown>>>,
     amount = 1,
+    within?: Db,
   ): Promise<void> {
     const slot = `${subject.accountId}:${monthOf(this.clock.now())}`;
     const started = this.changed(slot);
     try {
-      await countScreening(this.db, this.clock, subject, alongside, amount);
+      await countScreening(within ?? this.db, this.clock, subject, alongside, amount);
+      if (within) {
+        this.cached.delete(slot);
+        return;
+      }
       // Counts read before this increment started grew by exactly these screenings: keep them rather
       // than read them again (a read made meanwhile may already hold it: dropped). On PostgreSQL
       // they still expire with their read, since other instances count too.

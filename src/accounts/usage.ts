@@ -44,6 +44,35 @@ export function assertUnderLimit(subject: UsageSubject, accountCount: number, no
 }
 
 /**
+ * The check before a request for `requested` screenings at once (a batch, an import of monitors):
+ * none left is `quota-exceeded`; fewer than asked is `quota-insufficient`, which says both numbers
+ * (and carries them) and ends with `consequence` (what was not done).
+ */
+export function assertRoomFor(
+  subject: UsageSubject,
+  accountCount: number,
+  requested: number,
+  now: Date,
+  consequence: string,
+): void {
+  assertUnderLimit(subject, accountCount, now);
+  const limit = PLANS[subject.plan].monthlyScreeningLimit;
+  if (limit === null || accountCount + requested <= limit) return;
+  const remaining = limit - accountCount;
+  throw new ServiceError(
+    'quota-insufficient',
+    `${figure(requested)} screenings asked, ${figure(remaining)} remain this month (the quota resets at ${nextMonthStart(now).toISOString()}); ${consequence}.`,
+    [],
+    { requested, remaining },
+  );
+}
+
+/** A count as the documents write it: 1,560. */
+function figure(count: number): string {
+  return count.toLocaleString('en-US');
+}
+
+/**
  * Counts `amount` screenings (one, or a group of batch items), exactly: the increment is
  * conditional on the count staying within the limit, so concurrent requests at the edge can never
  * be admitted beyond it, and a group is admitted whole or not at all. Everything runs as one

@@ -39,7 +39,7 @@ export function monitorImportRoutes(app: App, ctx: AppContext): void {
       }
       let submission: BatchSubmission | undefined;
       try {
-        submission = submissionFromCsv(csv);
+        submission = await submissionFromCsv(csv);
         const progress = await ctx.monitors.import(
           { accountId: user.accountId, keyId: null, plan: user.plan, userId: user.userId },
           submission,

@@ -19,7 +19,7 @@ export function acceptCsvBodies(scope: App, bodyLimit: number): void {
 }
 
 /** The parties a body lists, in the JSON form whichever form they came in. */
-export function partyListOf(body: BatchSubmission | string | undefined): BatchSubmission {
+export async function partyListOf(body: BatchSubmission | string | undefined): Promise<BatchSubmission> {
   // A schema per content type validates nothing when there is no body (and so no content type).
   if (body === undefined) {
     throw new ServiceError('validation-failed', 'The request body does not match the schema.', [

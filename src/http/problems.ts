@@ -16,6 +16,13 @@ export interface ProblemKind {
 
 export const PROBLEM_TYPE_BASE = '/problems/';
 
+/**
+ * The most `errors` a problem lists (the first ones, in the order of the request); `errors_omitted`
+ * counts the rest. A 100,000-row import with every row bad answered 10.7 MB of errors; the first
+ * hundred say what is wrong, as the dashboard's import form shows the first hundred bad rows.
+ */
+export const PROBLEM_ERRORS_LISTED = 100;
+
 export const PROBLEMS: Readonly<Record<ErrorCode, ProblemKind>> = {
   'malformed-request': {
     status: 400,
@@ -96,6 +103,12 @@ export const PROBLEMS: Readonly<Record<ErrorCode, ProblemKind>> = {
     title: 'Monthly screening quota exhausted',
     advice: 'The account used all screenings of its plan this month; see GET /v1/usage for the reset date.',
   },
+  'quota-insufficient': {
+    status: 402,
+    title: 'Not enough screenings left this month',
+    advice:
+      'The request asks for more screenings (`requested`) than the month has left (`remaining`); nothing was done. Send at most `remaining` items, or wait for the reset (GET /v1/usage).',
+  },
   'monitor-limit-reached': {
     status: 402,
     title: 'Monitor limit of the plan reached',
@@ -142,6 +155,17 @@ export const ProblemSchema = Type.Object(
     detail: Type.String(),
     instance: Type.String({ description: 'The request path that produced the problem.' }),
     request_id: Type.String(),
+    requested: Type.Optional(
+      Type.Integer({ description: 'quota-insufficient: the screenings the request asked for' }),
+    ),
+    remaining: Type.Optional(
+      Type.Integer({ description: 'quota-insufficient: the screenings left this month' }),
+    ),
+    errors_omitted: Type.Optional(
+      Type.Integer({
+        description: `Problems beyond the first ${PROBLEM_ERRORS_LISTED} listed in \`errors\`, left out`,
+      }),
+    ),
     errors: Type.Optional(
       Type.Array(
         Type.Object({

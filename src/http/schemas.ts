@@ -15,7 +15,7 @@ export function problemResponses(...statuses: number[]): Record<number, unknown>
 const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed request (invalid JSON, or bytes not valid in the charset of the body)',
   401: 'Missing, malformed or unknown credentials',
-  402: 'Monthly screening quota exhausted',
+  402: "Monthly screening quota exhausted, fewer screenings left than asked for, or the plan's monitors reached",
   403: 'Key revoked, account suspended, or feature not on the plan',
   404: 'Not found (or belongs to another account)',
   405: 'Method not allowed',

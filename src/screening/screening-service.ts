@@ -91,6 +91,14 @@ export type GroupRecordedWith = (
   screened: readonly { index: number; result: StoredResult }[],
 ) => Record<string, RawBuilder<unknown>>;
 
+/**
+ * A screening stored only with what the caller makes of it, which may still be refused (a monitor
+ * at its plan's limit): `keep` opens a transaction, checks under a lock what it must, and calls
+ * `store` to count and store the screening in that transaction; its refusal (or any failure) rolls
+ * the count back with the rest. A refused screening costs nothing.
+ */
+export type KeptWith = (result: StoredResult, store: (trx: Db) => Promise<void>) => Promise<void>;
+
 /** A screening up to storing: a live one with its record, or a cache hit as the cached bytes. */
 type Evaluated = { started: number } & (
   | { cached: true; resultBytes: Buffer }
@@ -126,8 +134,13 @@ export class ScreeningService {
     return this.deps.sources().some((source) => source.kind === 'adverse_media');
   }
 
-  async screen(key: ScreeningSubject, request: ScreeningRequest): Promise<ScreeningResult> {
-    return answer(await this.screenOnce(key, request));
+  /** Screens, counts and stores; `keptWith`: only together with what the caller stores (see KeptWith). */
+  async screen(
+    key: ScreeningSubject,
+    request: ScreeningRequest,
+    keptWith?: KeptWith,
+  ): Promise<ScreeningResult> {
+    return answer(await this.screenOnce(key, request, keptWith));
   }
 
   /**
@@ -139,12 +152,17 @@ export class ScreeningService {
     return { json: (durationMs) => answerBytes(storedBytesOf(evaluated), evaluated.cached, durationMs) };
   }
 
-  private async screenOnce(key: ScreeningSubject, request: ScreeningRequest): Promise<Evaluated> {
+  private async screenOnce(
+    key: ScreeningSubject,
+    request: ScreeningRequest,
+    keptWith?: KeptWith,
+  ): Promise<Evaluated> {
     const subject = subjectOf(key);
     let evaluated: Evaluated;
     try {
       evaluated = await this.evaluate(subject, request);
-      await this.commits.submit(commitKey(subject), { subject, evaluated });
+      if (keptWith) await this.storeKept(subject, evaluated, keptWith);
+      else await this.commits.submit(commitKey(subject), { subject, evaluated });
     } catch (error) {
       this.deps.observer?.screened(outcomeOfError(error));
       throw error;
@@ -332,6 +350,19 @@ export class ScreeningService {
       ...followUp?.statements,
       ...recorded?.(),
     });
+    followUp?.stored();
+  }
+
+  /**
+   * Counts and stores one screening in the transaction `keptWith` opens. The follow-up is prepared
+   * before it: on the embedded database the transaction holds the only connection.
+   */
+  private async storeKept(subject: UsageSubject, evaluated: Evaluated, keptWith: KeptWith): Promise<void> {
+    const records = evaluated.cached ? [] : [evaluated.record];
+    const followUp = await this.deps.followUp?.prepare(subject, records.length);
+    await keptWith(storedResultOf(evaluated), (trx) =>
+      storeScreenings(this.deps.usage, subject, records, 1, { ...followUp?.statements }, trx),
+    );
     followUp?.stored();
   }
 

@@ -44,6 +44,7 @@ export function retentionCutoff(now: Date, retentionMonths: number): Date {
  * all. `counted` is how many to count: the stored records and any cache hits that go with them.
  * `alongside` adds statements to run in that same statement (the webhook outbox, batch items: see
  * `ScreeningFollowUp`). Throws `quota-exceeded` (nothing stored) when the month has no room.
+ * `within`: a transaction of the caller's to run in (see `UsageLedger.count`).
  */
 export async function storeScreenings(
   usage: UsageLedger,
@@ -51,9 +52,10 @@ export async function storeScreenings(
   records: readonly ScreeningRecord[],
   counted: number,
   alongside: Readonly<Record<string, RawBuilder<unknown>>> = {},
+  within?: Db,
 ): Promise<void> {
   if (records.length === 0) {
-    await usage.count(subject, alongside, counted);
+    await usage.count(subject, alongside, counted, within);
     return;
   }
   const rows = records.map(
@@ -72,7 +74,7 @@ export async function storeScreenings(
     FROM admitted, (VALUES ${sql.join(rows)}) AS v (id, entity, query_type, request_options, result, source_errors,
       source_versions, risk_score, risk_level, created_at, subject_key, reference)
     RETURNING id, result`;
-  await usage.count(subject, { [STORED_SCREENINGS]: insert, ...alongside }, counted);
+  await usage.count(subject, { [STORED_SCREENINGS]: insert, ...alongside }, counted, within);
 }
 
 /** A stored screening of the account, unless unknown, malformed, another account's, or past retention. */

@@ -9,6 +9,7 @@ import { type Backend, backends, describeWithSharedBackends } from '../support/b
 import { isolatedBackend } from '../support/isolated-database.js';
 import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
+import { answerToUnfinishedCsv } from '../support/unfinished-body.js';
 import { WebhookReceiver } from '../support/webhooks-receiver.js';
 
 const LISTS_DIR = FIXTURE_LISTS_DIR;
@@ -183,7 +184,22 @@ describe.each(backends())('batch screening ($name)', (shared) => {
     expect(response.body.type).toMatch(/plan-feature-unavailable$/);
   });
 
-  it('refuses with 402 a batch larger than the quota left this month, and runs nothing', async () => {
+  it('refuses a batch before reading its body on Starter (403) and with no screening left (402)', async () => {
+    const endless = (key: string) => answerToUnfinishedCsv(`${api.baseUrl}/v1/screen/batch`, key);
+    const starter = await api.createAccount('starter');
+    expect(await endless(starter.key)).toMatchObject({
+      status: 403,
+      body: { type: '/problems/plan-feature-unavailable' },
+    });
+    const { key, account } = await api.createAccount('professional');
+    const month = `${new Date().toISOString().slice(0, 7)}-01`;
+    await sql`INSERT INTO usage_counters (account_id, month, count) VALUES (${account.id}, ${month}, 2000)`.execute(
+      api.runtime.ctx.db,
+    );
+    expect(await endless(key)).toMatchObject({ status: 402, body: { type: '/problems/quota-exceeded' } });
+  });
+
+  it('refuses with 402 a batch larger than the quota left this month, saying both numbers, and runs nothing', async () => {
     const { key, account } = await api.createAccount('professional');
     const month = `${new Date().toISOString().slice(0, 7)}-01`;
     await sql`INSERT INTO usage_counters (account_id, month, count) VALUES (${account.id}, ${month}, 1995)`.execute(
@@ -193,6 +209,15 @@ describe.each(backends())('batch screening ($name)', (shared) => {
       items: Array.from({ length: 6 }, (_, i) => ({ query: unlisted(i) })),
     });
     expect(response.status).toBe(402);
+    expect(response.body).toMatchObject({
+      type: '/problems/quota-insufficient',
+      title: 'Not enough screenings left this month',
+      requested: 6,
+      remaining: 5,
+    });
+    expect(response.body.detail).toMatch(
+      /^6 screenings asked, 5 remain this month .*; nothing was queued\.$/,
+    );
     expect(await storedScreenings(account.id)).toBe(0);
     expect((await submit(key, { items: [{ query: unlisted(7) }] })).status).toBe(202);
   });

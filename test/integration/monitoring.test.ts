@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import { isolatedBackend } from '../support/isolated-database.js';
 import { ListServer } from '../support/list-server.js';
 import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
 import { TestApp } from '../support/test-app.js';
+import { answerToUnfinishedCsv } from '../support/unfinished-body.js';
 import { WebhookReceiver } from '../support/webhooks-receiver.js';
 
 const UN_XML = readFileSync(path.join(FIXTURE_LISTS_DIR, 'consolidated.xml'), 'utf8');
@@ -67,6 +69,15 @@ describe.each(backends())('ongoing monitoring ($name)', (shared) => {
       .executeTakeFirstOrThrow();
   const used = async (key: string) =>
     (await api.request('GET', '/v1/usage', { key })).body.current_month.count as number;
+  const monitorsHeld = (accountId: string, count: number) =>
+    sql`INSERT INTO monitors (id, account_id, subject_key, entity, query_type, request, created_at)
+      SELECT gen_random_uuid(), ${accountId}, 'query:x', 'x', 'person', '{}'::jsonb, now()
+      FROM generate_series(1, ${count}::int)`.execute(api.runtime.ctx.db);
+  const screeningsUsed = (accountId: string, count: number) =>
+    sql`INSERT INTO usage_counters (account_id, month, count)
+      VALUES (${accountId}, ${`${new Date().toISOString().slice(0, 7)}-01`}, ${count})`.execute(
+      api.runtime.ctx.db,
+    );
 
   beforeAll(async () => {
     ({ backend, drop } = await isolatedBackend(shared));
@@ -416,6 +427,108 @@ describe.each(backends())('ongoing monitoring ($name)', (shared) => {
     expect(unknown.status).toBe(404);
   });
 
+  it("refuses an import before reading its body: on Starter (403), at the plan's monitors or with no screening left (402)", async () => {
+    const endless = (key: string) => answerToUnfinishedCsv(`${api.baseUrl}/v1/monitors/import`, key);
+    const starter = await api.createAccount('starter');
+    expect(await endless(starter.key)).toMatchObject({
+      status: 403,
+      body: { type: '/problems/plan-feature-unavailable' },
+    });
+    const full = await api.createAccount('professional');
+    await monitorsHeld(full.account.id, 10_000);
+    expect(await endless(full.key)).toMatchObject({
+      status: 402,
+      body: { type: '/problems/monitor-limit-reached' },
+    });
+    const spent = await api.createAccount('professional');
+    await screeningsUsed(spent.account.id, 2_000);
+    expect(await endless(spent.key)).toMatchObject({
+      status: 402,
+      body: { type: '/problems/quota-exceeded' },
+    });
+  });
+
+  it('refuses an import of more parties than screenings remain with the two numbers, importing nothing', async () => {
+    const { key, account } = await api.createAccount('professional');
+    await screeningsUsed(account.id, 1_990);
+    const items = Array.from({ length: 20 }, (_, i) => ({ query: `Imported Party ${i}` }));
+    const refused = await api.request('POST', '/v1/monitors/import', { key, body: { items } });
+    expect(refused.status).toBe(402);
+    expect(refused.body).toMatchObject({
+      type: '/problems/quota-insufficient',
+      title: 'Not enough screenings left this month',
+      requested: 20,
+      remaining: 10,
+    });
+    expect(refused.body.detail).toMatch(/^20 screenings asked, 10 remain this month \(the quota resets at /);
+    expect((await api.request('GET', '/v1/monitors', { key })).body.data).toEqual([]);
+    expect(await used(key)).toBe(1_990);
+  });
+
+  it('answers other requests while a 100,000-row import is checked, and lists its first 100 problems', async () => {
+    const { key } = await api.createAccount('professional');
+    // The service's own import, observed: the test asks for health once the checking has begun.
+    const service = api.runtime.ctx.monitors;
+    const importing = service.import;
+    let checking!: () => void;
+    const checkingBegun = new Promise<void>((resolve) => {
+      checking = resolve;
+    });
+    service.import = (...args) => {
+      checking();
+      return importing.apply(service, args);
+    };
+    let importAnswered = false;
+    try {
+      const imported = new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const request = http.request(
+          `${api.baseUrl}/v1/monitors/import`,
+          { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/csv' } },
+          (response) => {
+            importAnswered = true;
+            let text = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk) => {
+              text += chunk;
+            });
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+          },
+        );
+        request.on('error', reject);
+        request.end(`query\n${'x\n'.repeat(100_000)}`);
+      });
+      await checkingBegun;
+      // Each answer needs the event loop, which checking the rows used to hold for seconds.
+      for (let i = 0; i < 3; i++) {
+        expect((await fetch(`${api.baseUrl}/v1/health`)).status).toBe(200);
+        expect(importAnswered).toBe(false);
+      }
+      const refused = await imported;
+      expect(refused.status).toBe(422);
+      expect(refused.body.detail).toBe('100000 of the 100000 items are not valid; nothing was queued.');
+      expect(refused.body.errors).toHaveLength(100);
+      expect(refused.body.errors[99].pointer).toBe('/items/99/query');
+      expect(refused.body.errors_omitted).toBe(99_900);
+    } finally {
+      service.import = importing;
+    }
+  }, 180_000);
+
+  it("charges nothing for monitors refused at the plan's limit, however many ask at once", async () => {
+    const { key, account } = await api.createAccount('professional');
+    await monitorsHeld(account.id, 9_998);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        api.request('POST', '/v1/monitors', { key, body: { query: `Racing Party ${i}`, type: 'person' } }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 402, 402, 402, 402, 402, 402, 402, 402]);
+    expect(await used(key)).toBe(2);
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM screenings
+      WHERE account_id = ${account.id}`.execute(api.runtime.ctx.db);
+    expect(rows[0]?.n).toBe(2);
+  });
+
   it('changes of a list are claimed in order, only where their version or a later one serves; a lapsed claim writes nothing', async () => {
     const { db } = api.runtime.ctx;
     // A list no instance serves: the running worker never claims these rows.
@@ -541,18 +654,30 @@ describe.each(backends())('a monitor run its process left unfinished ($name)', (
   }, 180_000);
 });
 
+/** Two instances of one database serving the UN list without Gaston (the list's server too). */
+async function twoInstances(shared: Backend) {
+  const { backend, drop } = await isolatedBackend(shared);
+  const server = await ListServer.start();
+  const env = {
+    LISTS_ENABLED: 'un_sc',
+    LIST_URL_UN_SC: server.url('/un/consolidated.xml'),
+    LISTS_REFRESH_INTERVAL_MINUTES: '0',
+  };
+  server.serve('/un/consolidated.xml', { body: WITHOUT_GASTON });
+  const a = await TestApp.start(backend, { env });
+  const b = await TestApp.start(backend, { env });
+  const close = async () => {
+    await a.close();
+    await b.close();
+    await server.close();
+    await drop();
+  };
+  return { a, b, server, close };
+}
+
 describeWithSharedBackends('monitor runs on two instances of one database', (shared) => {
   it('raise exactly one alert per monitor and record version, whichever instance runs the change', async () => {
-    const { backend, drop } = await isolatedBackend(shared);
-    const server = await ListServer.start();
-    const env = {
-      LISTS_ENABLED: 'un_sc',
-      LIST_URL_UN_SC: server.url('/un/consolidated.xml'),
-      LISTS_REFRESH_INTERVAL_MINUTES: '0',
-    };
-    server.serve('/un/consolidated.xml', { body: WITHOUT_GASTON });
-    const a = await TestApp.start(backend, { env });
-    const b = await TestApp.start(backend, { env });
+    const { a, b, server, close } = await twoInstances(shared);
     try {
       const { key } = await a.createAccount('enterprise');
       const monitors: string[] = [];
@@ -583,10 +708,37 @@ describeWithSharedBackends('monitor runs on two instances of one database', (sha
         WHERE done_at IS NOT NULL`.execute(a.runtime.ctx.db);
       expect(rows[0]?.done).toBe(2);
     } finally {
-      await a.close();
-      await b.close();
-      await server.close();
-      await drop();
+      await close();
+    }
+  }, 120_000);
+});
+
+describeWithSharedBackends('monitor creations on two instances of one database', (shared) => {
+  it('charge nothing for the monitors refused at the plan limit, wherever they land', async () => {
+    const { a, b, close } = await twoInstances(shared);
+    try {
+      const { key, account } = await a.createAccount('professional');
+      await sql`INSERT INTO monitors (id, account_id, subject_key, entity, query_type, request, created_at)
+        SELECT gen_random_uuid(), ${account.id}, 'query:x', 'x', 'person', '{}'::jsonb, now()
+        FROM generate_series(1, 9998)`.execute(a.runtime.ctx.db);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 === 0 ? a : b).request('POST', '/v1/monitors', {
+            key,
+            body: { query: `Racing Party ${i}`, type: 'person' },
+          }),
+        ),
+      );
+      expect(answers.filter((answer) => answer.status === 201)).toHaveLength(2);
+      expect(answers.filter((answer) => answer.status === 402)).toHaveLength(18);
+      const { rows } = await sql<{ counted: number; stored: number }>`SELECT
+        (SELECT count FROM usage_counters WHERE account_id = ${account.id}) AS counted,
+        (SELECT count(*)::int FROM screenings WHERE account_id = ${account.id}) AS stored`.execute(
+        a.runtime.ctx.db,
+      );
+      expect(rows[0]).toEqual({ counted: 2, stored: 2 });
+    } finally {
+      await close();
     }
   }, 120_000);
 });

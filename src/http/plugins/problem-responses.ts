@@ -3,9 +3,9 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { type ErrorCode, type FieldError, ServiceError } from '../../errors.js';
+import { type ErrorCode, type FieldError, type ProblemMembers, ServiceError } from '../../errors.js';
 import { isDatabaseDataException, isDatabaseUnavailable } from '../../store/database.js';
-import { PROBLEMS, problemType } from '../problems.js';
+import { PROBLEM_ERRORS_LISTED, PROBLEMS, problemType } from '../problems.js';
 import { requestPath } from '../request-path.js';
 import { toFieldErrors } from '../validation.js';
 
@@ -15,7 +15,7 @@ export function sendProblem(
   code: ErrorCode,
   detail: string,
   errors: FieldError[] = [],
-  members: Readonly<Record<string, unknown>> = {},
+  members: ProblemMembers = {},
 ): FastifyReply {
   const kind = PROBLEMS[code];
   const body = {
@@ -26,7 +26,11 @@ export function sendProblem(
     detail,
     instance: requestPath(request),
     request_id: String(request.id),
-    ...(errors.length > 0 ? { errors } : {}),
+    ...members,
+    ...(errors.length > 0 ? { errors: errors.slice(0, PROBLEM_ERRORS_LISTED) } : {}),
+    ...(errors.length > PROBLEM_ERRORS_LISTED
+      ? { errors_omitted: errors.length - PROBLEM_ERRORS_LISTED }
+      : {}),
   };
   return reply
     .code(kind.status)
@@ -39,7 +43,7 @@ export function sendProblem(
 function classify(
   error: FastifyError,
   path: string,
-): { code: ErrorCode; detail: string; errors?: FieldError[]; members?: Readonly<Record<string, unknown>> } {
+): { code: ErrorCode; detail: string; errors?: FieldError[]; members?: ProblemMembers } {
   if (error instanceof ServiceError)
     return { code: error.code, detail: error.detail, errors: error.fieldErrors, members: error.members };
   if (isDatabaseDataException(error)) {

@@ -121,6 +121,8 @@ function submitRoute(app: App, ctx: AppContext): void {
     {
       config: { auth: 'key' },
       bodyLimit: BATCH_BODY_LIMIT_BYTES,
+      // The plan and a month with no screening left refuse before a body of up to 16 MB is read.
+      onRequest: async (request) => ctx.batches.admit(request.apiKey!),
       schema: {
         tags: ['screening'],
         summary: `Queue up to ${BATCH_ITEMS_MAX} names for screening (Professional and Enterprise)`,
@@ -138,7 +140,7 @@ function submitRoute(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const submission = partyListOf(request.body as BatchSubmission | string | undefined);
+      const submission = await partyListOf(request.body as BatchSubmission | string | undefined);
       const queued = await ctx.batches.submit(request.apiKey!, submission);
       return reply.code(202).header('location', `/v1/screen/batch/${queued.id}`).send(queued);
     },

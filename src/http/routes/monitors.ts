@@ -293,6 +293,9 @@ function importRoute(app: App, ctx: AppContext): void {
     {
       config: { auth: 'key' },
       bodyLimit: MONITOR_IMPORT_BODY_LIMIT_BYTES,
+      // The plan, a full account and a month with no screening left refuse before a body of up to
+      // 32 MB is read.
+      onRequest: async (request) => ctx.monitors.admitImport(request.apiKey!),
       schema: {
         tags: ['monitoring'],
         summary: `Monitor up to ${MONITOR_IMPORT_MAX} parties at once; their first screenings (counted) are done in the background`,
@@ -318,7 +321,7 @@ function importRoute(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const submission = partyListOf(request.body as BatchSubmission | string | undefined);
+      const submission = await partyListOf(request.body as BatchSubmission | string | undefined);
       const imported = await ctx.monitors.import(request.apiKey!, submission, auditActor(request));
       return reply.code(202).header('location', `/v1/monitors/imports/${imported.id}`).send(imported);
     },

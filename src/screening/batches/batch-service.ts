@@ -38,23 +38,25 @@ export interface BatchPage extends BatchView {
 export class BatchService {
   constructor(private readonly deps: BatchServiceDeps) {}
 
-  async submit(key: AuthenticatedKey, submission: BatchSubmission): Promise<QueuedBatch> {
-    const plan = PLANS[key.plan];
-    if (!plan.batchScreening) {
+  /**
+   * What refuses a batch before its body is read (the route asks before the body parser runs): a
+   * plan without batches, a month with no screening left.
+   */
+  async admit(key: AuthenticatedKey): Promise<void> {
+    if (!PLANS[key.plan].batchScreening) {
       throw new ServiceError(
         'plan-feature-unavailable',
         'Batch screening is available on the Professional and Enterprise plans.',
       );
     }
-    const items = checkBatchItems(submission, plan, this.deps.sources(), isoDay(this.deps.clock.now()));
-    const subject = { accountId: key.accountId, keyId: key.keyId, plan: key.plan };
-    const { remaining } = (await this.deps.usage.usage(subject)).current_month;
-    if (remaining !== null && remaining < items.length) {
-      throw new ServiceError(
-        'quota-exceeded',
-        `The batch holds ${items.length} items but only ${remaining} screenings remain this month; nothing was queued.`,
-      );
-    }
+    await this.deps.usage.assertAvailable(key);
+  }
+
+  async submit(key: AuthenticatedKey, submission: BatchSubmission): Promise<QueuedBatch> {
+    await this.admit(key);
+    const plan = PLANS[key.plan];
+    const items = await checkBatchItems(submission, plan, this.deps.sources(), isoDay(this.deps.clock.now()));
+    await this.deps.usage.assertRoomFor(key, items.length, 'nothing was queued');
     const id = newId();
     const createdAt = this.deps.clock.now();
     await insertBatch(this.deps.db, { id, accountId: key.accountId, keyId: key.keyId, createdAt }, items);

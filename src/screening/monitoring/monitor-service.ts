@@ -23,6 +23,7 @@ import {
   findMonitor,
   insertMonitor,
   listMonitors,
+  lockedMonitorCount,
   monitorCount,
   type NewMonitor,
   type StoredMonitor,
@@ -64,8 +65,10 @@ export class MonitorService {
   /**
    * Starts monitoring a subject: its first screening is an ordinary one (validated, counted
    * against the quota, stored), and what it flagged is remembered, so that only a later change of
-   * the lists alerts. Refused before anything is screened when the plan has no monitoring
-   * (403) or no room for another monitor (402).
+   * the lists alerts. Refused before anything is screened when the plan has no monitoring (403) or
+   * no room for another monitor (402); refused after screening only when concurrent creations
+   * took the last room meanwhile: the screening is then neither counted nor stored, as the monitor,
+   * its first screening and its count are written in one transaction, under the account's lock.
    */
   async create(
     key: ScreeningSubject,
@@ -75,32 +78,50 @@ export class MonitorService {
     const plan = PLANS[key.plan];
     if (!plan.monitoring) throw noMonitoring();
     await this.assertRoom(key.accountId, plan.monitorsMax);
-    const screening = await this.deps.screening.screen(key, request);
-    // The screening succeeded, so the request resolves: the monitor's subject as it did.
+    // Resolved as the screening resolves it (a bad request is refused the same way, uncounted).
     const resolved = resolveScreeningRequest(
       request,
       plan,
       this.deps.sources(),
       isoDay(this.deps.clock.now()),
     );
-    const monitor: NewMonitor = {
-      id: newId(),
-      accountId: key.accountId,
-      keyId: key.keyId,
-      ...subjectOf(resolved),
-      request,
-      createdAt: this.deps.clock.now(),
-      firstScreenedAt: this.deps.clock.now(),
-      firstScreeningId: screening.id,
-      firstScreeningError: null,
-    };
-    if (!(await insertMonitor(this.deps.db, monitor, screening.flags, plan.monitorsMax, actor))) {
-      throw limitReached(plan.monitorsMax ?? 0);
-    }
+    const createdAt = this.deps.clock.now();
+    let monitor: NewMonitor | undefined;
+    const screening = await this.deps.screening.screen(key, request, (result, store) =>
+      this.deps.db.transaction().execute(async (trx) => {
+        const max = plan.monitorsMax;
+        if (max !== null && (await lockedMonitorCount(trx, key.accountId)) >= max) throw limitReached(max);
+        await store(trx);
+        monitor = {
+          id: newId(),
+          accountId: key.accountId,
+          keyId: key.keyId,
+          ...subjectOf(resolved),
+          request,
+          createdAt,
+          firstScreenedAt: createdAt,
+          firstScreeningId: result.id,
+          firstScreeningError: null,
+        };
+        await insertMonitor(trx, monitor, result.flags, actor);
+      }),
+    );
     // Screened on an instance that had not loaded a list's newest version yet: that change's run
     // is done again for it (its last pass).
     if ((await reopenChangesMissedBy(this.deps.db, this.deps.inService())) > 0) this.deps.changesReopened();
-    return { ...view(monitor), screening };
+    return { ...view(monitor!), screening };
+  }
+
+  /**
+   * What refuses an import before its body is read (the route asks before the body parser runs):
+   * a plan without monitoring, an account already at its plan's monitors, a month with no
+   * screening left for their first screenings.
+   */
+  async admitImport(key: ScreeningSubject): Promise<void> {
+    const plan = PLANS[key.plan];
+    if (!plan.monitoring) throw noMonitoring();
+    await this.assertRoom(key.accountId, plan.monitorsMax);
+    await this.deps.usage.assertAvailable(key);
   }
 
   /**
@@ -110,22 +131,19 @@ export class MonitorService {
    * first screenings (counted) are done in the background; each monitor is watched from its own.
    */
   async import(key: ScreeningSubject, submission: BatchSubmission, actor: AuditActor): Promise<ImportView> {
+    await this.admitImport(key);
     const plan = PLANS[key.plan];
-    if (!plan.monitoring) throw noMonitoring();
     const today = isoDay(this.deps.clock.now());
     const configured = this.deps.sources();
-    const items = checkBatchItems(submission, plan, configured, today, {
+    const items = await checkBatchItems(submission, plan, configured, today, {
       what: 'monitor import',
       max: MONITOR_IMPORT_MAX,
     });
-    const subject = { accountId: key.accountId, keyId: key.keyId, plan: key.plan };
-    const { remaining } = (await this.deps.usage.usage(subject)).current_month;
-    if (remaining !== null && remaining < items.length) {
-      throw new ServiceError(
-        'quota-exceeded',
-        `The import holds ${items.length} parties but only ${remaining} screenings remain this month for their first screenings; nothing was imported.`,
-      );
-    }
+    await this.deps.usage.assertRoomFor(
+      key,
+      items.length,
+      'their first screenings are counted, so nothing was imported',
+    );
     const monitors = items.map(({ request, resolved }) => ({ ...subjectOf(resolved!), request }));
     const id = newId();
     const createdAt = this.deps.clock.now();

@@ -39,53 +39,48 @@ export interface NewMonitor extends StoredMonitor {
 }
 
 /**
- * Stores a monitor and what its first screening flagged, chained in the audit log in the same
- * transaction, unless the account already holds `max` live monitors (`null`: no limit); false
- * when refused.
+ * Stores a monitor and what its first screening flagged, chained in the audit log, in the
+ * caller's transaction (which counted the account's monitors under its lock, and counts the first
+ * screening).
  */
 export async function insertMonitor(
-  db: Db,
+  trx: Db,
   monitor: NewMonitor,
   flags: readonly ScreenedFlag[],
-  max: number | null,
   actor: AuditActor,
-): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    if (max !== null && (await lockedMonitorCount(trx, monitor.accountId)) >= max) return false;
+): Promise<void> {
+  await trx
+    .insertInto('monitors')
+    .values({
+      id: monitor.id,
+      account_id: monitor.accountId,
+      key_id: monitor.keyId,
+      reference: monitor.reference,
+      subject_key: monitor.subjectKey,
+      entity: monitor.entity,
+      query_type: monitor.queryType,
+      request: JSON.stringify(monitor.request),
+      created_at: monitor.createdAt,
+      first_screened_at: monitor.createdAt,
+      first_screening_id: monitor.firstScreeningId,
+    })
+    .execute();
+  if (flags.length > 0) {
     await trx
-      .insertInto('monitors')
-      .values({
-        id: monitor.id,
-        account_id: monitor.accountId,
-        key_id: monitor.keyId,
-        reference: monitor.reference,
-        subject_key: monitor.subjectKey,
-        entity: monitor.entity,
-        query_type: monitor.queryType,
-        request: JSON.stringify(monitor.request),
-        created_at: monitor.createdAt,
-        first_screened_at: monitor.createdAt,
-        first_screening_id: monitor.firstScreeningId,
-      })
+      .insertInto('monitor_flags')
+      .values(
+        flags.map((flag) => ({
+          monitor_id: monitor.id,
+          flag_id: flag.id,
+          record_hash: String(flag.details.record_hash),
+          flag: JSON.stringify(flag),
+          seen_at: monitor.createdAt,
+        })),
+      )
+      .onConflict((oc) => oc.doNothing())
       .execute();
-    if (flags.length > 0) {
-      await trx
-        .insertInto('monitor_flags')
-        .values(
-          flags.map((flag) => ({
-            monitor_id: monitor.id,
-            flag_id: flag.id,
-            record_hash: String(flag.details.record_hash),
-            flag: JSON.stringify(flag),
-            seen_at: monitor.createdAt,
-          })),
-        )
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-    }
-    await recordChanges(trx, actor, monitor.createdAt, 'monitor.created', [monitor.id]);
-    return true;
-  });
+  }
+  await recordChanges(trx, actor, monitor.createdAt, 'monitor.created', [monitor.id]);
 }
 
 /**

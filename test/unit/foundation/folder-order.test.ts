@@ -36,6 +36,7 @@ const FOLDER_ORDER: readonly (readonly string[])[] = [
     'thread-priority.ts',
     'time-limit.ts',
     'well-formed-json.ts',
+    'work-slices.ts',
   ],
 ];
 

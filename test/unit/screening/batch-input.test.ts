@@ -8,9 +8,9 @@ import type { Source } from '../../../src/sources/source.js';
 const TODAY = '2026-11-27';
 
 const un = { id: 'un_sc', kind: 'direct_feed' } as Source;
-const refusal = (run: () => unknown): ServiceError => {
+const refusal = async (run: () => Promise<unknown>): Promise<ServiceError> => {
   try {
-    run();
+    await run();
   } catch (error) {
     if (error instanceof ServiceError) return error;
   }
@@ -18,24 +18,25 @@ const refusal = (run: () => unknown): ServiceError => {
 };
 
 /** A CSV batch read and checked, as a submission is. */
-const checkCsv = (csv: string) => checkBatchItems(submissionFromCsv(csv), PLANS.professional, [un], TODAY);
+const checkCsv = async (csv: string) =>
+  checkBatchItems(await submissionFromCsv(csv), PLANS.professional, [un], TODAY);
 
 describe('batch input', () => {
-  it('reads CSV with a BOM, quoted cells and columns in any order, into the JSON form', () => {
+  it('reads CSV with a BOM, quoted cells and columns in any order, into the JSON form', async () => {
     const csv = '\uFEFFreference,Query,type\r\nr1,"Doe, John",person\r\nr2,ACME LTD,\r\n\r\n';
-    expect(submissionFromCsv(csv).items).toEqual([
+    expect((await submissionFromCsv(csv)).items).toEqual([
       { query: 'Doe, John', type: 'person', reference: 'r1' },
       { query: 'ACME LTD', reference: 'r2' },
     ]);
   });
 
-  it('reads the optional birth date, countries and identifiers columns of a CSV batch', () => {
+  it('reads the optional birth date, countries and identifiers columns of a CSV batch', async () => {
     const csv =
       'query,type,date_of_birth,countries,identifiers\r\n' +
       'Saddam Hussein,person,1937-04-28,IQ;jo,passport:N123456;national_id:77-88\r\n' +
       ',vessel,,,imo:9187629\r\n' +
       'Plain Name,,,,\r\n';
-    expect(submissionFromCsv(csv).items).toEqual([
+    expect((await submissionFromCsv(csv)).items).toEqual([
       {
         query: 'Saddam Hussein',
         type: 'person',
@@ -49,15 +50,15 @@ describe('batch input', () => {
       { type: 'vessel', identifiers: [{ type: 'imo', value: '9187629' }] },
       { query: 'Plain Name' },
     ]);
-    const bad = refusal(() => checkCsv('query,identifiers\r\nA Name,shoe:42\r\nB Name,no-colon\r\n'));
+    const bad = await refusal(() => checkCsv('query,identifiers\r\nA Name,shoe:42\r\nB Name,no-colon\r\n'));
     expect(bad.fieldErrors.map((e) => e.detail)).toEqual([
       'line 2: unknown identifier types: shoe',
       'line 3: each identifier is written type:value',
     ]);
   });
 
-  it('refuses a row whose identifier cannot be one of its kind, at that identifier, with its line', () => {
-    const bad = refusal(() =>
+  it('refuses a row whose identifier cannot be one of its kind, at that identifier, with its line', async () => {
+    const bad = await refusal(() =>
       checkCsv(
         'query,type,identifiers\r\nA Ship,vessel,imo:IMO 9187629\r\nB Ship,vessel,mmsi:1;imo:9187628\r\n',
       ),
@@ -71,14 +72,14 @@ describe('batch input', () => {
     ]);
   });
 
-  it('refuses CSV without a query column, with unknown columns, or with bad rows, naming each line', () => {
-    expect(refusal(() => submissionFromCsv('type\r\nperson\r\n')).fieldErrors[0]!.detail).toBe(
+  it('refuses CSV without a query column, with unknown columns, or with bad rows, naming each line', async () => {
+    expect((await refusal(() => submissionFromCsv('type\r\nperson\r\n'))).fieldErrors[0]!.detail).toBe(
       'no query column',
     );
-    expect(refusal(() => submissionFromCsv('query,colour\r\nJohn,red\r\n')).fieldErrors[0]!.detail).toBe(
-      'unknown columns: colour',
-    );
-    const bad = refusal(() => checkCsv('query,type\r\nA Name,person\r\nB Name,ship\r\nx,person\r\n'));
+    expect(
+      (await refusal(() => submissionFromCsv('query,colour\r\nJohn,red\r\n'))).fieldErrors[0]!.detail,
+    ).toBe('unknown columns: colour');
+    const bad = await refusal(() => checkCsv('query,type\r\nA Name,person\r\nB Name,ship\r\nx,person\r\n'));
     expect(bad.fieldErrors).toEqual([
       {
         pointer: '/items/1/type',
@@ -87,33 +88,35 @@ describe('batch input', () => {
       { pointer: '/items/2/query', detail: expect.stringMatching(/^line 4: must be/) },
     ]);
     // The facts are checked later, as a single screening's: each error still names its line.
-    const facts = refusal(() =>
+    const facts = await refusal(() =>
       checkCsv('query,date_of_birth,countries\r\nA Name,1990-13-01,FR\r\nB Name,1990,XX\r\n'),
     );
     expect(facts.fieldErrors.map((e) => [e.pointer, e.detail.split(':')[0]])).toEqual([
       ['/items/0/date_of_birth', 'line 2'],
       ['/items/1/countries/0', 'line 3'],
     ]);
-    expect(refusal(() => submissionFromCsv('query\r\n"unclosed\r\n')).code).toBe('validation-failed');
+    expect((await refusal(() => submissionFromCsv('query\r\n"unclosed\r\n'))).code).toBe('validation-failed');
   });
 
-  it('refuses a NUL character in any cell, naming its line and column, before anything is stored', () => {
-    const bad = refusal(() => checkCsv('query,reference\r\nA Name,ok\r\nB\u0000Name,r\u00001\r\n'));
+  it('refuses a NUL character in any cell, naming its line and column, before anything is stored', async () => {
+    const bad = await refusal(() => checkCsv('query,reference\r\nA Name,ok\r\nB\u0000Name,r\u00001\r\n'));
     expect(bad.fieldErrors).toEqual([
       { pointer: '/items/1/query', detail: 'line 3: must not hold a NUL character' },
       { pointer: '/items/1/reference', detail: 'line 3: must not hold a NUL character' },
     ]);
   });
 
-  it('counts the lines a CSV row is on as the file does: blank lines and quoted line breaks too', () => {
-    const submission = submissionFromCsv('\uFEFFquery,type\r\n\r\n"Twö\r\nLines",person\r\nC Name,ship\r\n');
+  it('counts the lines a CSV row is on as the file does: blank lines and quoted line breaks too', async () => {
+    const submission = await submissionFromCsv(
+      '\uFEFFquery,type\r\n\r\n"Twö\r\nLines",person\r\nC Name,ship\r\n',
+    );
     expect(submission.lines).toEqual([3, 5]);
     expect(submission.rowErrors?.[0]?.detail).toBe(
       'line 5: must be one of person, organization, vessel, aircraft, entity',
     );
   });
 
-  it('checks every item as a single screening would, with the batch options as defaults, and lists every bad one', () => {
+  it('checks every item as a single screening would, with the batch options as defaults, and lists every bad one', async () => {
     const submission = {
       items: [
         { query: 'Good Name' },
@@ -123,14 +126,14 @@ describe('batch input', () => {
       ],
       options: { threshold: 0.8 },
     };
-    const error = refusal(() => checkBatchItems(submission, PLANS.professional, [un], TODAY));
+    const error = await refusal(() => checkBatchItems(submission, PLANS.professional, [un], TODAY));
     expect(error.detail).toBe('3 of the 4 items are not valid; nothing was queued.');
     expect(error.fieldErrors.map((e) => e.pointer)).toEqual([
       '/items/1/query',
       '/items/2/options/sources',
       '/items/3/reference',
     ]);
-    const fine = checkBatchItems(
+    const fine = await checkBatchItems(
       {
         items: [{ query: 'Good Name', options: { threshold: 0.6 } }, { query: 'Other' }],
         options: { threshold: 0.8 },
@@ -142,12 +145,11 @@ describe('batch input', () => {
     expect(fine.map((i) => i.request.options?.threshold)).toEqual([0.6, 0.8]);
   });
 
-  it('refuses an empty batch and one over 10,000 items', () => {
-    expect(
-      refusal(() => checkBatchItems({ items: [] }, PLANS.enterprise, [un], TODAY)).fieldErrors[0]!.pointer,
-    ).toBe('/items');
+  it('refuses an empty batch and one over 10,000 items', async () => {
+    const empty = await refusal(() => checkBatchItems({ items: [] }, PLANS.enterprise, [un], TODAY));
+    expect(empty.fieldErrors[0]!.pointer).toBe('/items');
     const many = { items: Array.from({ length: 10_001 }, () => ({ query: 'Some Name' })) };
-    expect(refusal(() => checkBatchItems(many, PLANS.enterprise, [un], TODAY)).code).toBe(
+    expect((await refusal(() => checkBatchItems(many, PLANS.enterprise, [un], TODAY))).code).toBe(
       'validation-failed',
     );
   });

@@ -1,0 +1,145 @@
+/**
+ * How long a large import's body holds up everyone else (issue 45): `GET /v1/health` is asked
+ * every 5 ms while a monitor import or a batch is posted, and the longest wait for an answer is
+ * reported, with the import's status, its answer's size and its own time.
+ *
+ * Cases: 100,000 one-letter CSV rows (a 422 for every row); a valid 100,000-row CSV and JSON
+ * import on an account whose month has no room for them (402 after parsing); six bad CSV imports
+ * at once; a Starter key posting 31 MB (403 before the body is read).
+ *
+ *   npx tsx bench/import-stall.ts          # embedded; DATABASE_URL (+ REDIS_URL) for PostgreSQL
+ */
+import { FIXTURE_LISTS_DIR } from '../test/support/real-lists.js';
+import { apiCall, startService } from './support/service.js';
+
+const ROWS = 100_000;
+const HEALTH_EVERY_MS = 5;
+
+interface Figures {
+  status: number;
+  answerBytes: number;
+  ms: number;
+}
+
+/** Asks for health at a steady pace until stopped; the longest a health answer took, and how many. */
+function healthProbe(url: string) {
+  let stopped = false;
+  let worstMs = 0;
+  let answered = 0;
+  const loop = (async () => {
+    while (!stopped) {
+      const started = performance.now();
+      await (await fetch(`${url}/v1/health`)).arrayBuffer();
+      worstMs = Math.max(worstMs, performance.now() - started);
+      answered++;
+      await new Promise((resolve) => setTimeout(resolve, HEALTH_EVERY_MS));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return { worstMs: Math.round(worstMs), answered };
+    },
+  };
+}
+
+async function post(url: string, key: string, path: string, body: string, type: string): Promise<Figures> {
+  const started = performance.now();
+  const response = await fetch(url + path, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': type },
+    body,
+  });
+  const answer = await response.arrayBuffer();
+  return {
+    status: response.status,
+    answerBytes: answer.byteLength,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+async function main() {
+  const service = await startService({
+    LISTS_ENABLED: 'un_sc',
+    LISTS_DIR: FIXTURE_LISTS_DIR,
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  });
+  try {
+    const account = async (plan: string) => {
+      const made = await apiCall(service, service.adminToken, 'POST', '/admin/v1/accounts', {
+        name: plan,
+        plan,
+      });
+      await apiCall(service, service.adminToken, 'PATCH', `/admin/v1/accounts/${made.account.id}`, {
+        rate_limit_per_minute: 1_000_000,
+      });
+      return made.key.key as string;
+    };
+    const professional = await account('professional');
+    const starter = await account('starter');
+    const oneLetter = `query\n${'x\n'.repeat(ROWS)}`;
+    const valid = `query,type\n${Array.from({ length: ROWS }, (_, i) => `Person Number ${i},person\n`).join('')}`;
+    const validJson = JSON.stringify({
+      items: Array.from({ length: ROWS }, (_, i) => ({ query: `Person Number ${i}`, type: 'person' })),
+    });
+    const big = `query\n${'Some Long Name To Fill The Body\n'.repeat(1_000_000)}`;
+    const cases: Array<[string, () => Promise<Figures[]>]> = [
+      [
+        '100,000 one-letter rows, CSV',
+        async () => [await post(service.url, professional, '/v1/monitors/import', oneLetter, 'text/csv')],
+      ],
+      [
+        '100,000 valid rows, CSV (more than remain)',
+        async () => [await post(service.url, professional, '/v1/monitors/import', valid, 'text/csv')],
+      ],
+      [
+        '100,000 valid rows, JSON (more than remain)',
+        async () => [
+          await post(service.url, professional, '/v1/monitors/import', validJson, 'application/json'),
+        ],
+      ],
+      [
+        'six one-letter CSVs at once',
+        () =>
+          Promise.all(
+            Array.from({ length: 6 }, () =>
+              post(service.url, professional, '/v1/monitors/import', oneLetter, 'text/csv'),
+            ),
+          ),
+      ],
+      [
+        `Starter, ${Math.round(big.length / 1e6)} MB`,
+        async () => [await post(service.url, starter, '/v1/monitors/import', big, 'text/csv')],
+      ],
+      [
+        'batch: 10,000 one-letter rows, CSV',
+        async () => [
+          await post(
+            service.url,
+            professional,
+            '/v1/screen/batch',
+            `query\n${'x\n'.repeat(10_000)}`,
+            'text/csv',
+          ),
+        ],
+      ],
+    ];
+    for (const [name, run] of cases) {
+      await run(); // once to warm up the path
+      const probe = healthProbe(service.url);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const figures = await run();
+      const health = await probe.stop();
+      const answers = figures.map((f) => `${f.status} ${(f.answerBytes / 1024).toFixed(1)} KB in ${f.ms} ms`);
+      console.log(
+        `${name}: health worst ${health.worstMs} ms (${health.answered} answers); ${answers.join('; ')}`,
+      );
+    }
+  } finally {
+    await service.stop();
+  }
+}
+
+await main();
