@@ -107,7 +107,8 @@ describe.each(backends())('screening against the official lists ($name)', (share
   it('answers a repeated screening from the cache with the original id, and counts it', async () => {
     const { key } = await api.createAccount();
     const first = await screen(key, { query: 'Kim Jong Un', type: 'person' });
-    const second = await screen(key, { query: '  kim jong un ', type: 'person' });
+    // The same request as screened (surrounding spaces are trimmed from the name as given).
+    const second = await screen(key, { query: '  Kim Jong Un ', type: 'person' });
     expect(second.body).toMatchObject({
       cache_hit: true,
       id: first.body.id,
@@ -118,8 +119,11 @@ describe.each(backends())('screening against the official lists ($name)', (share
     expect({ ...second.body, cache_hit: false, duration_ms: 0 }).toEqual({ ...first.body, duration_ms: 0 });
     const other = await screen(key, { query: 'Kim Jong Un', type: 'person', options: { threshold: 0.9 } });
     expect(other.body.cache_hit).toBe(false);
+    // Another spelling of the name is another request on record (`request.query`): screened anew.
+    const lowerCase = await screen(key, { query: 'kim jong un', type: 'person' });
+    expect(lowerCase.body).toMatchObject({ cache_hit: false, request: { query: 'kim jong un' } });
     const usage = await api.request('GET', '/v1/usage', { key });
-    expect(usage.body.current_month.count).toBe(3);
+    expect(usage.body.current_month.count).toBe(4);
   });
 
   it('returns a stored screening by id to its account only, and not after the retention period', async () => {
