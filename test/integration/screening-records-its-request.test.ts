@@ -67,7 +67,7 @@ describe.each(backends())('a screening records what was asked ($name)', (shared)
     const { key } = await api.createAccount('starter');
     const posted = await api.request('POST', '/v1/screen', {
       key,
-      body: { identifiers: [{ type: 'imo', value: `93${unique()}` }] },
+      body: { identifiers: [{ type: 'passport', value: `P${unique()}` }] },
     });
     expect(posted.status, JSON.stringify(posted.body)).toBe(200);
     expect(posted.body.request).toMatchObject({
