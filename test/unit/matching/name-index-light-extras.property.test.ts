@@ -5,6 +5,9 @@ import { prepareQuery } from '../../../src/matching/prepared-query.js';
 import type { MatchableEntity, QueryType } from '../../../src/matching/types.js';
 import { BruteForce } from './brute-force.js';
 
+/** A brute-force scan of every listed name per query: minutes on a loaded 2-core machine. */
+const SCAN_TIMEOUT_MS = 180_000;
+
 /**
  * The index against a brute-force scan on generated names full of what the scorer weighs lightly
  * or leaves out when unpaired (initials, particles, patronymics, a word after BIN, legal forms) and
@@ -96,23 +99,27 @@ describe('name index against a brute-force scan of generated names with light ex
   ];
 
   for (const type of ['person', 'entity'] as const satisfies readonly QueryType[]) {
-    it(`finds each entity with its own score as the threshold on ${type} queries`, () => {
-      let checked = 0;
-      for (const query of queries) {
-        const reference = bruteForce.search(query, type, 0.5);
-        for (const [key, score] of reference) {
-          const found = new Map<string, number>();
-          const prepared = prepareQuery(query, type);
-          for (const matches of index
-            .searchPrepared(prepared, { threshold: score, limitPerSource: 1e9 })
-            .values())
-            for (const m of matches) found.set(m.key, m.score);
-          expect({ query, key, score: found.get(key) }).toEqual({ query, key, score });
-          checked++;
+    it(
+      `finds each entity with its own score as the threshold on ${type} queries`,
+      () => {
+        let checked = 0;
+        for (const query of queries) {
+          const reference = bruteForce.search(query, type, 0.5);
+          for (const [key, score] of reference) {
+            const found = new Map<string, number>();
+            const prepared = prepareQuery(query, type);
+            for (const matches of index
+              .searchPrepared(prepared, { threshold: score, limitPerSource: 1e9 })
+              .values())
+              for (const m of matches) found.set(m.key, m.score);
+            expect({ query, key, score: found.get(key) }).toEqual({ query, key, score });
+            checked++;
+          }
         }
-      }
-      // Guards against a vacuous pass: the queries must find many generated names.
-      expect(checked).toBeGreaterThan(500);
-    });
+        // Guards against a vacuous pass: the queries must find many generated names.
+        expect(checked).toBeGreaterThan(500);
+      },
+      SCAN_TIMEOUT_MS,
+    );
   }
 });

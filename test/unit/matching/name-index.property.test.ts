@@ -8,6 +8,9 @@ import type { MatchableEntity, QueryType } from '../../../src/matching/types.js'
 import { describeWithRealLists } from '../../support/real-lists.js';
 import { BruteForce } from './brute-force.js';
 
+/** A brute-force scan of every listed name per query: minutes on a loaded 2-core machine. */
+const SCAN_TIMEOUT_MS = 180_000;
+
 // A deterministic sample of the real lists keeps the brute-force reference affordable.
 function sampleEntities(listsDir: string, count: number): MatchableEntity[] {
   const all = loadListEntities(listsDir);
@@ -80,67 +83,79 @@ describeWithRealLists('name index against a brute-force scan of every name', (li
     ['person', 'person', 7],
     ['entity', 'entity', 11],
   ] as const) {
-    it(`loses no entity at thresholds 0.5 to 0.9 on ${label} queries, and scores each exactly as the scan does`, () => {
-      let expected = 0;
-      for (const query of makeQueries(entities, 35, seed)) {
-        const reference = bruteForce.search(query, type, LOWEST);
-        const found = indexScores(query, type, LOWEST);
-        expected += reference.size;
-        for (const threshold of [0.5, 0.7, 0.8, 0.9]) {
-          expect({ query, threshold, found: above(found, threshold) }).toEqual({
-            query,
-            threshold,
-            found: above(reference, threshold),
-          });
+    it(
+      `loses no entity at thresholds 0.5 to 0.9 on ${label} queries, and scores each exactly as the scan does`,
+      () => {
+        let expected = 0;
+        for (const query of makeQueries(entities, 35, seed)) {
+          const reference = bruteForce.search(query, type, LOWEST);
+          const found = indexScores(query, type, LOWEST);
+          expected += reference.size;
+          for (const threshold of [0.5, 0.7, 0.8, 0.9]) {
+            expect({ query, threshold, found: above(found, threshold) }).toEqual({
+              query,
+              threshold,
+              found: above(reference, threshold),
+            });
+          }
         }
-      }
-      // Guards against a vacuous pass: the queries must actually find listed names.
-      expect(expected).toBeGreaterThan(35);
-    });
+        // Guards against a vacuous pass: the queries must actually find listed names.
+        expect(expected).toBeGreaterThan(35);
+      },
+      SCAN_TIMEOUT_MS,
+    );
 
-    it(`finds each entity with its own score as the threshold on ${label} queries (no bound below a score)`, () => {
-      // A bound that undercuts a score by any margin loses that name at a threshold in between;
-      // fixed thresholds only catch it when one falls in the gap, the score itself always does.
-      const random = seededRandom(seed + 2);
-      const listed = entities.flatMap((e) => e.names.map((n) => n.full));
-      // Listed names with a word cut to its initial or dropped: relations without an anchor.
-      const variants = Array.from({ length: 30 }, () => {
-        const words = listed[Math.floor(random() * listed.length)]!.split(/\s+/).filter(Boolean);
-        const at = Math.floor(random() * words.length);
-        if (random() < 0.5) words[at] = words[at]!.slice(0, 1);
-        else if (words.length > 2) words.splice(at, 1);
-        return words.join(' ');
-      });
-      let checked = 0;
-      for (const query of [...makeQueries(entities, 30, seed + 2), ...variants]) {
-        for (const [key, score] of bruteForce.search(query, type, LOWEST)) {
-          expect({ query, key, score: indexScores(query, type, score).get(key) }).toEqual({
-            query,
-            key,
-            score,
-          });
-          checked++;
+    it(
+      `finds each entity with its own score as the threshold on ${label} queries (no bound below a score)`,
+      () => {
+        // A bound that undercuts a score by any margin loses that name at a threshold in between;
+        // fixed thresholds only catch it when one falls in the gap, the score itself always does.
+        const random = seededRandom(seed + 2);
+        const listed = entities.flatMap((e) => e.names.map((n) => n.full));
+        // Listed names with a word cut to its initial or dropped: relations without an anchor.
+        const variants = Array.from({ length: 30 }, () => {
+          const words = listed[Math.floor(random() * listed.length)]!.split(/\s+/).filter(Boolean);
+          const at = Math.floor(random() * words.length);
+          if (random() < 0.5) words[at] = words[at]!.slice(0, 1);
+          else if (words.length > 2) words.splice(at, 1);
+          return words.join(' ');
+        });
+        let checked = 0;
+        for (const query of [...makeQueries(entities, 30, seed + 2), ...variants]) {
+          for (const [key, score] of bruteForce.search(query, type, LOWEST)) {
+            expect({ query, key, score: indexScores(query, type, score).get(key) }).toEqual({
+              query,
+              key,
+              score,
+            });
+            checked++;
+          }
         }
-      }
-      expect(checked).toBeGreaterThan(100);
-    });
+        expect(checked).toBeGreaterThan(100);
+      },
+      SCAN_TIMEOUT_MS,
+    );
 
-    it(`returns per source exactly the scan's top k (ties by key) for k = 1, 3, 10 on ${label} queries`, () => {
-      let truncated = 0;
-      for (const query of makeQueries(entities, 40, seed + 1)) {
-        const reference = bruteForce.search(query, type, LOWEST);
-        for (const limit of [1, 3, 10]) {
-          const expectedTop = referenceTop(reference, limit);
-          expect({ query, limit, top: indexTop(query, type, limit) }).toEqual({
-            query,
-            limit,
-            top: expectedTop,
-          });
-          truncated += Object.values(expectedTop).filter((list) => list.length === limit).length;
+    it(
+      `returns per source exactly the scan's top k (ties by key) for k = 1, 3, 10 on ${label} queries`,
+      () => {
+        let truncated = 0;
+        for (const query of makeQueries(entities, 40, seed + 1)) {
+          const reference = bruteForce.search(query, type, LOWEST);
+          for (const limit of [1, 3, 10]) {
+            const expectedTop = referenceTop(reference, limit);
+            expect({ query, limit, top: indexTop(query, type, limit) }).toEqual({
+              query,
+              limit,
+              top: expectedTop,
+            });
+            truncated += Object.values(expectedTop).filter((list) => list.length === limit).length;
+          }
         }
-      }
-      // The cut must actually bite: many sources have more matches than k.
-      expect(truncated).toBeGreaterThan(20);
-    });
+        // The cut must actually bite: many sources have more matches than k.
+        expect(truncated).toBeGreaterThan(20);
+      },
+      SCAN_TIMEOUT_MS,
+    );
   }
 });
