@@ -71,7 +71,8 @@ function screeningProbe(url: string, key: string) {
   let stopped = false;
   // Each screening's start and time: a screening counts in the window it started in.
   const times: Array<{ at: number; ms: number }> = [];
-  let failures = 0;
+  // The statuses of the screenings not answered 200, by status.
+  const failures = new Map<number, number>();
   let n = 0;
   const loop = (async () => {
     while (!stopped) {
@@ -85,7 +86,7 @@ function screeningProbe(url: string, key: string) {
         }),
       });
       await response.arrayBuffer();
-      if (response.status !== 200) failures++;
+      if (response.status !== 200) failures.set(response.status, (failures.get(response.status) ?? 0) + 1);
       times.push({ at: started, ms: performance.now() - started });
       await new Promise((resolve) => setTimeout(resolve, HEALTH_EVERY_MS));
     }
@@ -145,7 +146,8 @@ async function liveScreenings(
           `live screenings during it ${percentiles(during)}; the 5 s after ${percentiles(after)}`,
       );
     }
-    if (probe.failures() > 0) console.log(`${probe.failures()} live screenings failed`);
+    for (const [status, count] of probe.failures())
+      console.log(`${count} live screenings answered ${status}`);
   } finally {
     await probe.stop();
   }
