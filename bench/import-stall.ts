@@ -3,11 +3,18 @@
  * every 5 ms while a monitor import or a batch is posted, and the longest wait for an answer is
  * reported, with the import's status, its answer's size and its own time.
  *
+ * Then (issue 45, item 13) what a valid import costs another account's live screenings: one
+ * `POST /v1/screen` after another (a new name each, so none is a cache hit) from a Professional
+ * account while an Enterprise account imports 6,000 and then 100,000 monitors; their p50, p99 and
+ * max are reported for the import's request (parse, check, store) and for the 5 s after it (the
+ * first screenings, background work), beside the same screenings with no import.
+ *
  * Cases: 100,000 one-letter CSV rows (a 422 for every row); a valid 100,000-row CSV and JSON
  * import on an account whose month has no room for them (402 after parsing); six bad CSV imports
  * at once; a Starter key posting 31 MB (403 before the body is read).
  *
- *   npx tsx bench/import-stall.ts          # embedded; DATABASE_URL (+ REDIS_URL) for PostgreSQL
+ *   npm run bench:import-stall             # embedded; DATABASE_URL (+ REDIS_URL) for PostgreSQL
+ *   npm run bench:import-stall -- screenings   # the live screenings' part only
  */
 import { FIXTURE_LISTS_DIR } from '../test/support/real-lists.js';
 import { apiCall, startService } from './support/service.js';
@@ -59,6 +66,93 @@ async function post(url: string, key: string, path: string, body: string, type: 
   };
 }
 
+/** Screens a new name at a time from `key` until stopped; each screening's time, in order. */
+function screeningProbe(url: string, key: string) {
+  let stopped = false;
+  // Each screening's start and time: a screening counts in the window it started in.
+  const times: Array<{ at: number; ms: number }> = [];
+  // The statuses of the screenings not answered 200, by status.
+  const failures = new Map<number, number>();
+  let n = 0;
+  const loop = (async () => {
+    while (!stopped) {
+      const started = performance.now();
+      const response = await fetch(`${url}/v1/screen`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: `Probe Person ${n++} ${Math.random().toString(36).slice(2, 8)}`,
+          type: 'person',
+        }),
+      });
+      await response.arrayBuffer();
+      if (response.status !== 200) failures.set(response.status, (failures.get(response.status) ?? 0) + 1);
+      times.push({ at: started, ms: performance.now() - started });
+      await new Promise((resolve) => setTimeout(resolve, HEALTH_EVERY_MS));
+    }
+  })();
+  return {
+    /** The times of the screenings started before `before` (all by default), and forgets them. */
+    take(before = Number.POSITIVE_INFINITY): number[] {
+      const taken = times.filter((t) => t.at < before);
+      times.splice(0, times.length, ...times.filter((t) => t.at >= before));
+      return taken.map((t) => t.ms);
+    },
+    /** Until every screening started before now has finished. */
+    async settle() {
+      const now = performance.now();
+      while (!stopped && !times.some((t) => t.at >= now)) await new Promise((r) => setTimeout(r, 5));
+    },
+    failures: () => failures,
+    async stop() {
+      stopped = true;
+      await loop;
+    },
+  };
+}
+
+function percentiles(times: readonly number[]): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+  return `p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${Math.round(sorted.at(-1) ?? 0)} ms (${sorted.length})`;
+}
+
+/** Another account's live screenings before, during and after valid imports of 6,000 and 100,000 rows. */
+async function liveScreenings(
+  service: Awaited<ReturnType<typeof startService>>,
+  account: (plan: string) => Promise<string>,
+) {
+  const importer = await account('enterprise');
+  const screener = await account('professional');
+  const probe = screeningProbe(service.url, screener);
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  try {
+    await wait(3_000); // warm up
+    probe.take();
+    await wait(3_000);
+    console.log(`live screenings, no import: ${percentiles(probe.take())}`);
+    for (const rows of [6_000, 100_000]) {
+      const csv = `query,type\n${Array.from({ length: rows }, (_, i) => `Imported Party ${rows} ${i},person\n`).join('')}`;
+      probe.take();
+      const figures = await post(service.url, importer, '/v1/monitors/import', csv, 'text/csv');
+      const answered = performance.now();
+      await wait(5_000);
+      await probe.settle();
+      const during = probe.take(answered);
+      const after = probe.take(answered + 5_000);
+      console.log(
+        `${rows.toLocaleString('en')}-row import (${figures.status} in ${figures.ms} ms): ` +
+          `live screenings during it ${percentiles(during)}; the 5 s after ${percentiles(after)}`,
+      );
+    }
+    for (const [status, count] of probe.failures())
+      console.log(`${count} live screenings answered ${status}`);
+  } finally {
+    await probe.stop();
+  }
+}
+
 async function main() {
   const service = await startService({
     LISTS_ENABLED: 'un_sc',
@@ -77,6 +171,8 @@ async function main() {
       });
       return made.key.key as string;
     };
+    await liveScreenings(service, account);
+    if (process.argv.includes('screenings')) return;
     const professional = await account('professional');
     const starter = await account('starter');
     const oneLetter = `query\n${'x\n'.repeat(ROWS)}`;

@@ -1,6 +1,7 @@
 import { PLANS } from '../../accounts/plans.js';
 import type { UsageLedger } from '../../accounts/usage-ledger.js';
 import type { AuditActor } from '../../audit/audited-change.js';
+import { inBackground } from '../../background-work.js';
 import { type Clock, isoDay } from '../../clock.js';
 import { notFound, ServiceError } from '../../errors.js';
 import { isUuid, newId } from '../../ids.js';
@@ -148,7 +149,9 @@ export class MonitorService {
     const id = newId();
     const createdAt = this.deps.clock.now();
     const entry = { id, accountId: key.accountId, keyId: key.keyId, createdAt };
-    if (!(await insertImport(this.deps.db, entry, monitors, plan.monitorsMax, actor))) {
+    // Stored as background work: its transaction is given the database only when no request is
+    // waiting for it (docs/reliability.md, "Batch work yields").
+    if (!(await inBackground(() => insertImport(this.deps.db, entry, monitors, plan.monitorsMax, actor)))) {
       throw limitReached(plan.monitorsMax ?? 0);
     }
     this.deps.imported();
