@@ -6,7 +6,14 @@ import type { AuditCheckpoint } from './audit-checkpoint.js';
 import { checkRecords, type RecordProblem } from './audit-record-check.js';
 import type { AuditedTable } from './audited-records.js';
 
-const AUDITED_TABLES: readonly AuditedTable[] = ['decisions', 'alerts', 'monitors'];
+const AUDITED_TABLES: readonly AuditedTable[] = [
+  'decisions',
+  'alerts',
+  'monitors',
+  'accounts',
+  'api_keys',
+  'users',
+];
 
 const VERIFY_PAGE_ROWS = 1_000;
 

@@ -60,7 +60,14 @@ const VerificationSchema = Type.Object(
       Type.Object(
         {
           chain_id: Type.String({ description: 'The account id' }),
-          table: Type.Union([Type.Literal('decisions'), Type.Literal('alerts'), Type.Literal('monitors')]),
+          table: Type.Union([
+            Type.Literal('decisions'),
+            Type.Literal('alerts'),
+            Type.Literal('monitors'),
+            Type.Literal('accounts'),
+            Type.Literal('api_keys'),
+            Type.Literal('users'),
+          ]),
           record_id: Type.String(),
           reason: Type.String({ description: 'Edited, deleted, or not in the audit log' }),
         },
