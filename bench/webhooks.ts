@@ -18,6 +18,7 @@ import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createRuntime } from '../src/runtime.js';
+import { serviceActor } from '../src/store/change-recorder.js';
 import { FakeClock } from '../test/support/fake-clock.js';
 import { createSchema } from '../test/support/postgres-schema.js';
 import { benchListsDir, loadListEntities } from './matching/list-names.js';
@@ -176,8 +177,14 @@ async function measureDrain(setup: string, env: Record<string, string>, threaded
   const app = await buildApp(runtime.ctx);
   try {
     await runtime.ctx.lists.settled();
-    const { account, key } = await runtime.ctx.accounts.createAccount('drain', 'enterprise');
-    await runtime.ctx.accounts.updateAccount(account.id, { rate_limit_per_minute: 1_000_000 });
+    const { account, key } = await runtime.ctx.accounts.createAccount(
+      serviceActor('bench'),
+      'drain',
+      'enterprise',
+    );
+    await runtime.ctx.accounts.updateAccount(serviceActor('bench'), account.id, {
+      rate_limit_per_minute: 1_000_000,
+    });
     const headers = { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' };
     for (let i = 0; i < WEBHOOKS_FOR_BACKLOG; i++)
       await app.inject({

@@ -16,6 +16,7 @@ import { UsageLedger } from './accounts/usage-ledger.js';
 import { UserService } from './accounts/users.js';
 import { AuditCheckpointer, type CheckpointSettings } from './audit/audit-checkpointer.js';
 import { AuditWriter } from './audit/audit-writer.js';
+import { recordChanges } from './audit/audited-change.js';
 import { type Clock, systemClock } from './clock.js';
 import { type Config, openSanctionsMode } from './config.js';
 import { checkHealth } from './health.js';
@@ -334,14 +335,14 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   const ctx: AppContext = {
     db,
     clock,
-    accounts: new AccountService({ db, clock, keys }),
+    accounts: new AccountService({ db, clock, keys, record: recordChanges }),
     keys,
     lastUsed,
     usage,
     rateLimiter: new RequestRateLimiter(redis, deps.redisKeyPrefix, circuit),
     audit,
     adminToken: deps.adminToken,
-    users: new UserService({ db, clock }),
+    users: new UserService({ db, clock, record: recordChanges }),
     dashboardSessions: new DashboardSessions({
       db,
       clock,

@@ -81,6 +81,8 @@ export async function createApiKeyUnderCap(
   accountId: string,
   name: string,
   maxActive: number,
+  /** Runs in the creation's transaction, after it (the audit row). */
+  then: (trx: Db, key: CreatedApiKey) => Promise<void>,
 ): Promise<CreatedApiKey | undefined> {
   return db.transaction().execute(async (trx) => {
     await sql`SELECT id FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`.execute(trx);
@@ -91,7 +93,9 @@ export async function createApiKeyUnderCap(
       .where('revoked_at', 'is', null)
       .executeTakeFirstOrThrow();
     if (Number(count) >= maxActive) return undefined;
-    return createApiKey(trx, clock, accountId, name);
+    const key = await createApiKey(trx, clock, accountId, name);
+    await then(trx, key);
+    return key;
   });
 }
 
@@ -145,25 +149,26 @@ export async function listApiKeys(db: Db, accountId: string): Promise<ApiKeyView
 
 /**
  * Revokes a key. `accountId` scopes the lookup for customers (another account's key is "not
- * found"); operators pass `undefined`. Revoking a revoked key keeps its first revocation time.
+ * found"); operators pass `undefined`. Revoking a revoked key keeps its first revocation time
+ * (`changed` false). The key's row is locked (FOR NO KEY UPDATE: screenings counting under it
+ * are not held up), so of two concurrent revocations one changes it and chains it.
  */
 export async function revokeApiKey(
   db: Db,
   clock: Clock,
   keyId: string,
   accountId?: string,
-): Promise<ApiKeyView> {
+): Promise<{ key: ApiKeyView; changed: boolean }> {
   let query = db.selectFrom('api_keys').selectAll().where('id', '=', keyId);
   if (accountId !== undefined) query = query.where('account_id', '=', accountId);
-  const existing = await query.executeTakeFirst();
+  const existing = await query.forNoKeyUpdate().executeTakeFirst();
   if (!existing) throw notFound('The API key');
-  if (existing.revoked_at !== null) return toApiKeyView(existing);
+  if (existing.revoked_at !== null) return { key: toApiKeyView(existing), changed: false };
   const row = await db
     .updateTable('api_keys')
     .set({ revoked_at: clock.now() })
     .where('id', '=', keyId)
-    .where('revoked_at', 'is', null)
     .returningAll()
-    .executeTakeFirst();
-  return toApiKeyView(row ?? existing);
+    .executeTakeFirstOrThrow();
+  return { key: toApiKeyView(row), changed: true };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
+import { serviceActor } from '../store/change-recorder.js';
 import type { Db } from '../store/database.js';
 import type { AccountService } from './account-service.js';
 import type { UserService } from './users.js';
@@ -58,8 +59,20 @@ export async function bootstrapDefaultAccount(
     await sql`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_ID})`.execute(trx);
     const existing = await trx.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
     if (existing) return undefined;
-    const { account, key } = await accounts.createAccount('default', 'professional', undefined, trx);
-    const owner = await users.create(account.id, DEFAULT_OWNER_EMAIL, undefined, trx);
+    const { account, key } = await accounts.createAccount(
+      serviceActor('bootstrap'),
+      'default',
+      'professional',
+      undefined,
+      trx,
+    );
+    const owner = await users.create(
+      serviceActor('bootstrap'),
+      account.id,
+      DEFAULT_OWNER_EMAIL,
+      undefined,
+      trx,
+    );
     return { accountId: account.id, key: key.key, owner: { email: owner.email, password: owner.password! } };
   });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { notFound, ServiceError } from '../errors.js';
 import { isUuid } from '../ids.js';
+import type { ChangeActor, ChangeRecorder } from '../store/change-recorder.js';
 import type { Db } from '../store/database.js';
 import type { UserRow } from '../store/schema.js';
 import { getAccount } from './accounts.js';
@@ -49,9 +50,14 @@ export function toDashboardUser(row: UserRow): DashboardUser {
 export interface UserServiceDeps {
   db: Db;
   clock: Clock;
+  /** Chains a change in the audit log, in the change's transaction (runtime.ts passes `recordChanges`). */
+  record: ChangeRecorder;
 }
 
-/** Dashboard users, created and removed by operators (and the first-start bootstrap). */
+/**
+ * Dashboard users, created and removed by operators (and the first-start bootstrap). Each change is
+ * chained in the account's audit log in its own transaction, with who made it (`actor`).
+ */
 export class UserService {
   constructor(private readonly deps: UserServiceDeps) {}
 
@@ -60,6 +66,7 @@ export class UserService {
    * `within` joins an open transaction (the bootstrap's).
    */
   async create(
+    actor: ChangeActor,
     accountId: string,
     rawEmail: string,
     password?: string,
@@ -71,23 +78,30 @@ export class UserService {
       { pointer: '/password', detail: password === undefined ? undefined : passwordProblem(password) },
     ].filter((e): e is { pointer: string; detail: string } => e.detail !== undefined);
     if (errors.length > 0) throw new ServiceError('validation-failed', 'The user cannot be created.', errors);
-    const db = within ?? this.deps.db;
     if (!isUuid(accountId)) throw notFound('The account');
-    await getAccount(db, accountId);
+    await getAccount(within ?? this.deps.db, accountId);
     const generated = password === undefined ? generatePassword() : undefined;
     const passwordHash = await hashPassword(password ?? generated!);
-    const row = await db
-      .insertInto('users')
-      .values({
-        id: randomUUID(),
-        account_id: accountId,
-        email,
-        password_hash: passwordHash,
-        created_at: this.deps.clock.now(),
-      })
-      .onConflict((oc) => oc.column('email').doNothing())
-      .returningAll()
-      .executeTakeFirst();
+    const insert = async (db: Db) => {
+      const inserted = await db
+        .insertInto('users')
+        .values({
+          id: randomUUID(),
+          account_id: accountId,
+          email,
+          password_hash: passwordHash,
+          created_at: this.deps.clock.now(),
+        })
+        .onConflict((oc) => oc.column('email').doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (inserted) {
+        const by = { ...actor, account_id: accountId };
+        await this.deps.record(db, by, this.deps.clock.now(), 'user.created', [inserted.id]);
+      }
+      return inserted;
+    };
+    const row = within ? await insert(within) : await this.deps.db.transaction().execute(insert);
     if (!row) throw new ServiceError('conflict', `A user with the email ${email} already exists.`);
     const user = toDashboardUser(row);
     return generated === undefined ? user : { ...user, password: generated };
@@ -107,9 +121,18 @@ export class UserService {
   }
 
   /** Removes a user; their sessions go with them (the foreign key cascades), so they are signed out at once. */
-  async delete(userId: string): Promise<void> {
+  async delete(actor: ChangeActor, userId: string): Promise<void> {
     if (!isUuid(userId)) throw notFound('The user');
-    const deleted = await this.deps.db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) throw notFound('The user');
+    await this.deps.db.transaction().execute(async (trx) => {
+      const deleted = await trx
+        .deleteFrom('users')
+        .where('id', '=', userId)
+        .returning('account_id')
+        .executeTakeFirst();
+      if (!deleted) throw notFound('The user');
+      // Chained after the deletion: the row's hash is null, as verify finds it.
+      const by = { ...actor, account_id: deleted.account_id };
+      await this.deps.record(trx, by, this.deps.clock.now(), 'user.deleted', [userId]);
+    });
   }
 }

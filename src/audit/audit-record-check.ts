@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../store/database.js';
-import { type AuditedTable, recordHashSql } from './audited-records.js';
+import { ACCOUNT_COLUMN, type AuditedTable, recordHashSql } from './audited-records.js';
 
 /** At most this many records are reported per table (the first ones found). */
 export const RECORD_PROBLEMS_MAX = 1_000;
@@ -11,7 +11,7 @@ export const RECORD_PROBLEMS_MAX = 1_000;
  */
 export const UNAUDITED_ALERT_GRACE_MS = 60_000;
 
-/** A decision, alert or monitor whose current row does not match the latest change the log holds of it. */
+/** A decision, alert, monitor, account, API key or dashboard user whose current row does not match the latest change the log holds of it. */
 export interface RecordProblem {
   chain_id: string;
   table: AuditedTable;
@@ -23,6 +23,9 @@ const ACTION_PREFIX: Record<AuditedTable, string> = {
   decisions: 'decision.',
   alerts: 'alert.',
   monitors: 'monitor.',
+  accounts: 'account.',
+  api_keys: 'api_key.',
+  users: 'user.',
 };
 
 /**
@@ -39,6 +42,7 @@ export async function checkRecords(
   accountId: string | undefined,
   asOf: Date,
 ): Promise<{ checked: number; problems: RecordProblem[] }> {
+  const owner = ACCOUNT_COLUMN[table];
   const forAccount = (column: string) =>
     accountId === undefined ? sql`` : sql`AND ${sql.ref(column)} = ${accountId}`;
   // A raised alert's row may still wait in an instance's audit writer.
@@ -59,9 +63,9 @@ export async function checkRecords(
       WHERE a.action LIKE ${`${ACTION_PREFIX[table]}%`} ${forAccount('a.chain_id')}
       ORDER BY a.chain_id, a.record_id, a.occurred_at DESC, a.seq DESC
     ), current AS (
-      SELECT r.account_id, r.id::text AS id, r.predates_audit, r.created_at, ${recordHashSql(table, 'r')} AS hash
+      SELECT ${sql.ref(`r.${owner}`)} AS account_id, r.id::text AS id, r.predates_audit, r.created_at, ${recordHashSql(table, 'r')} AS hash
       FROM ${sql.table(table)} r
-      WHERE true ${forAccount('r.account_id')}
+      WHERE true ${forAccount(`r.${owner}`)}
     )
     SELECT coalesce(c.account_id, ch.chain_id) AS chain_id, coalesce(c.id, ch.record_id) AS record_id,
       ch.action, ch.record_hash AS chained, c.hash AS current
@@ -71,7 +75,7 @@ export async function checkRecords(
     ORDER BY 1, 2
     LIMIT ${RECORD_PROBLEMS_MAX}`.execute(db);
   const counted = await sql<{ count: string }>`
-    SELECT count(*) AS count FROM ${sql.table(table)} r WHERE true ${forAccount('r.account_id')}`.execute(db);
+    SELECT count(*) AS count FROM ${sql.table(table)} r WHERE true ${forAccount(`r.${owner}`)}`.execute(db);
   return {
     checked: Number(counted.rows[0]?.count ?? 0),
     problems: rows.map((row) => ({

@@ -6,7 +6,14 @@ import type { AuditCheckpoint } from './audit-checkpoint.js';
 import { checkRecords, type RecordProblem } from './audit-record-check.js';
 import type { AuditedTable } from './audited-records.js';
 
-const AUDITED_TABLES: readonly AuditedTable[] = ['decisions', 'alerts', 'monitors'];
+const AUDITED_TABLES: readonly AuditedTable[] = [
+  'decisions',
+  'alerts',
+  'monitors',
+  'accounts',
+  'api_keys',
+  'users',
+];
 
 const VERIFY_PAGE_ROWS = 1_000;
 
@@ -25,7 +32,7 @@ export interface AuditVerification {
   /** Signed checkpoints the chains were held to; present when checkpoints were given. */
   checkpoints_checked?: number;
   breaks: ChainBreak[];
-  /** Decisions, alerts and monitors held to the latest change the log chains of each. */
+  /** Decisions, alerts, monitors, accounts, API keys and users held to the latest change the log chains of each. */
   records_checked: number;
   /** Those that do not match it: edited, deleted, or not in the log (at most 1,000 per table). */
   records: RecordProblem[];
@@ -41,8 +48,8 @@ export interface AuditVerification {
  * this catches rows deleted from the end of a chain with its head moved back, which the database
  * alone cannot reveal.
  *
- * Then the decisions, alerts and monitors are held to the changes the chains hold of them
- * (audit-record-check.ts), as of `asOf` (the service's now).
+ * Then the decisions, alerts, monitors, accounts, API keys and users are held to the changes the
+ * chains hold of them (audit-record-check.ts), as of `asOf` (the service's now).
  */
 export async function verifyAuditChains(
   db: Db,

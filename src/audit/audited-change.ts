@@ -1,27 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { AccountChangeAction, AuditActor } from '../store/change-recorder.js';
 import type { Db } from '../store/database.js';
 import type { Actor } from '../store/schema.js';
 import { appendAuditRows } from './audit-append.js';
-import type { AuditEntry } from './audit-chain.js';
 import { type AuditedTable, recordHashes } from './audited-records.js';
 
-/**
- * Who makes a change and through which request: the fields of the request's own audit row that a
- * change's row repeats (the request's row, written after the response, adds status and latency).
- * Background work (a monitoring run) names itself in `request_id` and `path`.
- */
-export type AuditActor = Pick<
-  AuditEntry,
-  | 'request_id'
-  | 'key_id'
-  | 'key_prefix'
-  | 'key_last4'
-  | 'method'
-  | 'route'
-  | 'path'
-  | 'client_ip'
-  | 'user_agent'
-> & { account_id: string; user_id: string | null };
+export type { AuditActor } from '../store/change-recorder.js';
 
 /** What a change does, by the table of the row it changes. */
 const ACTIONS = {
@@ -33,7 +17,13 @@ const ACTIONS = {
   'monitor.created': 'monitors',
   'monitor.imported': 'monitors',
   'monitor.deleted': 'monitors',
-} as const satisfies Record<string, AuditedTable>;
+  'account.created': 'accounts',
+  'account.changed': 'accounts',
+  'api_key.created': 'api_keys',
+  'api_key.revoked': 'api_keys',
+  'user.created': 'users',
+  'user.deleted': 'users',
+} as const satisfies Record<string, AuditedTable> & Record<AccountChangeAction, AuditedTable>;
 export type AuditedAction = keyof typeof ACTIONS;
 
 /** The API key behind a request, or else its dashboard user: `decided_by`, `closed_by`, `withdrawn_by`. */

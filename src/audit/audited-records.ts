@@ -2,7 +2,17 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../store/database.js';
 
 /** The tables whose rows are changed by audited actions, and held to the log by `audit verify`. */
-export type AuditedTable = 'decisions' | 'alerts' | 'monitors';
+export type AuditedTable = 'decisions' | 'alerts' | 'monitors' | 'accounts' | 'api_keys' | 'users';
+
+/** The column naming the account (the audit chain) a row belongs to. */
+export const ACCOUNT_COLUMN: Record<AuditedTable, string> = {
+  decisions: 'account_id',
+  alerts: 'account_id',
+  monitors: 'account_id',
+  accounts: 'id',
+  api_keys: 'account_id',
+  users: 'account_id',
+};
 
 /**
  * The columns a row's hash covers: everything a person decided or did, never what the service
@@ -61,9 +71,15 @@ const HASHED_COLUMNS: Record<AuditedTable, readonly string[]> = {
     'deleted_at',
     'import_id',
   ],
+  // The operator's settings of the account, not its bookkeeping.
+  accounts: ['id', 'name', 'plan', 'status', 'rate_limit_per_minute', 'created_at'],
+  // Never `last_used_at`, which every request moves.
+  api_keys: ['id', 'account_id', 'name', 'key_hash', 'prefix', 'last4', 'created_at', 'revoked_at'],
+  // The password's hash too: a password swapped in the database is an edit.
+  users: ['id', 'account_id', 'email', 'password_hash', 'created_at'],
 };
 
-const TIMESTAMP_COLUMNS = new Set(['created_at', 'withdrawn_at', 'closed_at', 'deleted_at']);
+const TIMESTAMP_COLUMNS = new Set(['created_at', 'withdrawn_at', 'closed_at', 'deleted_at', 'revoked_at']);
 
 /**
  * The SQL of a row's hash (`alias` names the table in the query): SHA-256 of the JSON array of its
@@ -89,6 +105,6 @@ export async function recordHashes(
   if (ids.length === 0) return new Map();
   const { rows } = await sql<{ id: string; hash: string }>`
     SELECT r.id, ${recordHashSql(table, 'r')} AS hash FROM ${sql.table(table)} r
-    WHERE r.account_id = ${accountId} AND r.id = ANY(${ids}::uuid[])`.execute(db);
+    WHERE ${sql.ref(`r.${ACCOUNT_COLUMN[table]}`)} = ${accountId} AND r.id = ANY(${ids}::uuid[])`.execute(db);
   return new Map(rows.map((row) => [row.id, row.hash]));
 }

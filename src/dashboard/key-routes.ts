@@ -4,6 +4,7 @@ import type { ApiKeyView, CreatedApiKey } from '../accounts/api-keys.js';
 import type { SignedInUser } from '../accounts/dashboard-sessions.js';
 import { notFound } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
+import { changeActor } from '../http/plugins/audit-trail.js';
 import { formRefusal } from './form-errors.js';
 import { formField, isHtmx } from './session-guard.js';
 
@@ -56,7 +57,11 @@ export function keyRoutes(app: App, ctx: AppContext): void {
     const error = keyNameProblem(name);
     if (error) return renderKeys(ctx, request, reply, 422, { error, name });
     try {
-      const created = await ctx.accounts.createKey(request.dashboardUser!.accountId, name);
+      const created = await ctx.accounts.createKey(
+        changeActor(request),
+        request.dashboardUser!.accountId,
+        name,
+      );
       return renderKeys(ctx, request, reply, 201, { created });
     } catch (error) {
       const refusal = formRefusal(error, () => undefined);
@@ -75,7 +80,7 @@ export function keyRoutes(app: App, ctx: AppContext): void {
         const key = await ownKey(ctx, user, request.params.id);
         return reply.viewAsync('revoke', { title: 'Revoke key', nav: 'keys', user, key });
       }
-      const revoked = await ctx.accounts.revokeKey(request.params.id, user.accountId);
+      const revoked = await ctx.accounts.revokeKey(changeActor(request), request.params.id, user.accountId);
       return renderKeys(ctx, request, reply, 200, {
         notice: `The key “${revoked.name}” (${revoked.prefix}…${revoked.last4}) is revoked: the API refuses it from now on.`,
       });

@@ -17,6 +17,7 @@ import * as monitoring from './migrations/0015-monitoring.js';
 import * as monitoringRuns from './migrations/0016-monitoring-runs.js';
 import * as batchItemRequest from './migrations/0017-batch-item-request.js';
 import * as auditedChanges from './migrations/0018-audited-changes.js';
+import * as auditedAccountChanges from './migrations/0019-audited-account-changes.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016-monitoring-runs': monitoringRuns,
   '0017-batch-item-request': batchItemRequest,
   '0018-audited-changes': auditedChanges,
+  '0019-audited-account-changes': auditedAccountChanges,
 };
 
 class CompiledMigrations implements MigrationProvider {

@@ -17,6 +17,8 @@ export interface AccountTable {
   status: string;
   rate_limit_per_minute: number | null;
   created_at: Timestamp;
+  /** Made before account changes were audited (migration 0019): no change in the log to hold it to. */
+  predates_audit: ColumnType<boolean, never, never>;
 }
 
 export interface ApiKeyTable {
@@ -29,6 +31,8 @@ export interface ApiKeyTable {
   created_at: Timestamp;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** Made before account changes were audited (migration 0019): no change in the log to hold it to. */
+  predates_audit: ColumnType<boolean, never, never>;
 }
 
 /** Screenings counted per account and calendar month (UTC); `month` is the first day of the month. */
@@ -361,6 +365,8 @@ export interface UserTable {
   /** `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>` (see src/accounts/passwords.ts). */
   password_hash: string;
   created_at: Timestamp;
+  /** Made before account changes were audited (migration 0019): no change in the log to hold it to. */
+  predates_audit: ColumnType<boolean, never, never>;
 }
 
 /** A signed-in dashboard session; the token itself is only in the user's cookie. */

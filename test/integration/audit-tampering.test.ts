@@ -41,7 +41,10 @@ describe.each(backends())('audit log tampering ($name)', (shared) => {
     }) as Promise<{ code: number; output: any }>;
   }
 
-  /** An account that made `requests` requests, then a checkpoint of every head. */
+  /**
+   * An account that made `requests` requests, then a checkpoint of every head. Its chain starts with
+   * the operator's creation of the account and of its first key: rows 1 and 2.
+   */
   async function checkpointedAccount(requests: number) {
     const created = await api.createAccount();
     for (let i = 0; i < requests; i++)
@@ -72,7 +75,7 @@ describe.each(backends())('audit log tampering ($name)', (shared) => {
     const { key, account } = await api.createAccount();
     for (let i = 0; i < 3; i++) expect((await api.request('GET', '/v1/usage', { key })).status).toBe(200);
     const untouched = await api.admin('POST', `/admin/v1/audit/verify?account=${account.id}`);
-    expect(untouched.body).toMatchObject({ ok: true, chains_checked: 1, rows_checked: 3 });
+    expect(untouched.body).toMatchObject({ ok: true, chains_checked: 1, rows_checked: 5 });
 
     await deleteChain(account.id);
     const result = await api.admin('POST', `/admin/v1/audit/verify?account=${account.id}`);
@@ -94,7 +97,7 @@ describe.each(backends())('audit log tampering ($name)', (shared) => {
   it('passes an untouched chain held to its checkpoint', async () => {
     const { account } = await checkpointedAccount(3);
     const { code, output } = await cliVerify('--account', account.id, '--checkpoints', file);
-    expect(output).toMatchObject({ ok: true, chains_checked: 1, rows_checked: 3, checkpoints_checked: 1 });
+    expect(output).toMatchObject({ ok: true, chains_checked: 1, rows_checked: 5, checkpoints_checked: 1 });
     expect(output.checkpoint_file).toMatchObject({ chains: 1, problems: [] });
     expect(code).toBe(0);
   });
@@ -119,17 +122,17 @@ describe.each(backends())('audit log tampering ($name)', (shared) => {
       expect.objectContaining({
         chain_id: account.id,
         seq: 3,
-        reason: expect.stringMatching(/ends at row 2 but the checkpoint of .* recorded row 5/),
+        reason: expect.stringMatching(/ends at row 2 but the checkpoint of .* recorded row 7/),
       }),
     ]);
-    // New rows after the deletion do not hide it: row 5 now has another hash than the checkpoint's.
-    for (let i = 0; i < 4; i++) await api.request('GET', '/v1/usage', { key });
+    // New rows after the deletion do not hide it: row 7 now has another hash than the checkpoint's.
+    for (let i = 0; i < 6; i++) await api.request('GET', '/v1/usage', { key });
     await api.runtime.ctx.audit.flush();
     const refilled = await cliVerify('--account', account.id, '--checkpoints', file);
     expect(refilled.output.breaks).toEqual([
       expect.objectContaining({
         chain_id: account.id,
-        seq: 5,
+        seq: 7,
         reason: expect.stringMatching(/differs from the checkpoint/),
       }),
     ]);
@@ -143,7 +146,15 @@ describe.each(backends())('audit log tampering ($name)', (shared) => {
       .set({ last_used_at: null })
       .where('account_id', '=', account.id)
       .execute();
-    expect((await cliVerify('--account', account.id)).output.ok).toBe(true);
+    // Without checkpoints, the account and its key, whose creations the chain held, tell.
+    const alone = (await cliVerify('--account', account.id)).output;
+    expect(alone.breaks).toEqual([]);
+    expect(
+      alone.records.map((r: { table: string; reason: string }) => [r.table, r.reason.split(':')[0]]),
+    ).toEqual([
+      ['accounts', 'it is not in the audit log'],
+      ['api_keys', 'it is not in the audit log'],
+    ]);
 
     const { code, output } = await cliVerify('--account', account.id, '--checkpoints', file);
     expect(code).toBe(3);
@@ -151,8 +162,8 @@ describe.each(backends())('audit log tampering ($name)', (shared) => {
       expect.objectContaining({
         chain_id: account.id,
         row_id: null,
-        seq: 4,
-        reason: expect.stringMatching(/does not exist, but the checkpoint .* row 4/),
+        seq: 6,
+        reason: expect.stringMatching(/does not exist, but the checkpoint .* row 6/),
       }),
     ]);
   });
@@ -199,15 +210,15 @@ describe.each(backends())('audit log tampering ($name)', (shared) => {
     expect(refused.body.errors).toEqual([expect.objectContaining({ pointer: '/checkpoints/0/hash' })]);
   });
 
-  it('does not report an account that never made a request', async () => {
+  it('passes an account that never made a request: only its creation is chained', async () => {
     const { account } = await api.createAccount();
     const result = await api.admin('POST', `/admin/v1/audit/verify?account=${account.id}`);
     expect(result.body).toEqual({
       ok: true,
-      chains_checked: 0,
-      rows_checked: 0,
+      chains_checked: 1,
+      rows_checked: 2,
       breaks: [],
-      records_checked: 0,
+      records_checked: 2,
       records: [],
     });
   });
@@ -227,7 +238,8 @@ describe('audit checkpoints at shutdown', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line).audit_checkpoint);
-    expect(checkpoints).toContainEqual(expect.objectContaining({ chain_id: account.id, seq: 2 }));
+    // The account's and its key's creations, then the two requests.
+    expect(checkpoints).toContainEqual(expect.objectContaining({ chain_id: account.id, seq: 4 }));
   });
 
   it('writes checkpoints as log lines, which verify reads from the log among the other lines', async () => {
@@ -247,7 +259,7 @@ describe('audit checkpoints at shutdown', () => {
         client: () => new AdminClient(api.baseUrl, { token: TEST_ADMIN_TOKEN, source: 'ADMIN_TOKEN' }),
         config: { auditCheckpointKey: CHECKPOINT_KEY },
       });
-      expect(output).toMatchObject({ ok: true, checkpoints_checked: 1, rows_checked: 2 });
+      expect(output).toMatchObject({ ok: true, checkpoints_checked: 1, rows_checked: 4 });
       expect(code).toBe(0);
     } finally {
       await api.close();

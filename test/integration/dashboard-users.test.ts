@@ -148,6 +148,21 @@ describe('first start on an empty database', () => {
       expect(message).toContain('http://127.0.0.1:8080/dashboard');
       const signIn = await first.ctx.dashboardSessions.signIn(owner.email, owner.password, '127.0.0.1');
       expect(signIn.outcome).toBe('signed-in');
+      // The account, its key and its owner are chained as the service's own changes.
+      const changes = await first.ctx.db
+        .selectFrom('audit_log')
+        .select(['action', 'path', 'key_id', 'user_id'])
+        .where('chain_id', '=', first.defaultAccount!.accountId)
+        .orderBy('seq')
+        .execute();
+      expect(changes).toEqual(
+        ['account.created', 'api_key.created', 'user.created'].map((action) => ({
+          action,
+          path: 'bootstrap',
+          key_id: null,
+          user_id: null,
+        })),
+      );
     } finally {
       await first.close();
     }

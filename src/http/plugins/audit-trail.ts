@@ -4,6 +4,7 @@ import type { SignedInUser } from '../../accounts/dashboard-sessions.js';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import type { AuditActor } from '../../audit/audited-change.js';
 import { type Clock, wholeMilliseconds } from '../../clock.js';
+import type { ChangeActor } from '../../store/change-recorder.js';
 import { requestPath } from '../request-path.js';
 import { sendProblem } from './problem-responses.js';
 
@@ -80,6 +81,15 @@ function requestAuditFields(
     client_ip: request.ip ?? null,
     user_agent: typeof userAgent === 'string' ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null,
   };
+}
+
+/**
+ * Who makes the changes of a request to the account-wide records (keys, users, accounts): its API
+ * key, its signed-in dashboard user, or the operator (neither); the service names the account.
+ */
+export function changeActor(request: FastifyRequest): ChangeActor {
+  const { account_id: _, ...actor } = requestAuditFields(request);
+  return actor;
 }
 
 /**

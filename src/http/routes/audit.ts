@@ -26,7 +26,7 @@ const AuditRecordSchema = Type.Object(
     action: Nullable(
       Type.String({
         description:
-          'On the row of a change the request made (decision.created, alert.closed, monitor.deleted, ...); null on the row of the request',
+          'On the row of a change the request made (decision.created, alert.closed, monitor.deleted, api_key.revoked, user.created, ...); null on the row of the request',
       }),
     ),
     record_id: Nullable(Type.String({ description: 'The decision, alert or monitor changed' })),

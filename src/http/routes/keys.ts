@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { KEYS_PAGE_DEFAULT, KEYS_PAGE_MAX } from '../../accounts/api-keys.js';
 import type { App, AppContext } from '../context.js';
+import { changeActor } from '../plugins/audit-trail.js';
 import {
   ApiKeySchema,
   BODY_PROBLEMS,
@@ -31,7 +32,11 @@ export function keyRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const key = await ctx.accounts.createKey(request.apiKey!.accountId, request.body.name.trim());
+      const key = await ctx.accounts.createKey(
+        changeActor(request),
+        request.apiKey!.accountId,
+        request.body.name.trim(),
+      );
       return reply.code(201).send(key);
     },
   );
@@ -91,7 +96,7 @@ export function keyRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await ctx.accounts.revokeKey(request.params.id, request.apiKey!.accountId);
+      await ctx.accounts.revokeKey(changeActor(request), request.params.id, request.apiKey!.accountId);
       return reply.code(204).send(null);
     },
   );

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../context.js';
+import { changeActor } from '../../plugins/audit-trail.js';
 import {
   AccountSchema,
   ADMIN_AUTH_PROBLEMS,
@@ -42,7 +43,11 @@ export function adminAccountRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const created = await ctx.accounts.createAccount(request.body.name.trim(), request.body.plan);
+      const created = await ctx.accounts.createAccount(
+        changeActor(request),
+        request.body.name.trim(),
+        request.body.plan,
+      );
       return reply.code(201).send(created);
     },
   );
@@ -108,6 +113,6 @@ export function adminAccountRoutes(app: App, ctx: AppContext): void {
         },
       },
     },
-    async (request) => ctx.accounts.updateAccount(request.params.id, request.body),
+    async (request) => ctx.accounts.updateAccount(changeActor(request), request.params.id, request.body),
   );
 }

@@ -55,12 +55,21 @@ const VerificationSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    records_checked: Type.Integer({ description: 'Decisions, alerts and monitors held to the log' }),
+    records_checked: Type.Integer({
+      description: 'Decisions, alerts, monitors, accounts, API keys and dashboard users held to the log',
+    }),
     records: Type.Array(
       Type.Object(
         {
           chain_id: Type.String({ description: 'The account id' }),
-          table: Type.Union([Type.Literal('decisions'), Type.Literal('alerts'), Type.Literal('monitors')]),
+          table: Type.Union([
+            Type.Literal('decisions'),
+            Type.Literal('alerts'),
+            Type.Literal('monitors'),
+            Type.Literal('accounts'),
+            Type.Literal('api_keys'),
+            Type.Literal('users'),
+          ]),
           record_id: Type.String(),
           reason: Type.String({ description: 'Edited, deleted, or not in the audit log' }),
         },
@@ -88,7 +97,7 @@ export function adminAuditRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['admin'],
         summary:
-          'Verify the hash chains of the audit log (against signed checkpoints when sent) and name the first broken row of each; hold the decisions, alerts and monitors to the changes the log chains of them',
+          'Verify the hash chains of the audit log (against signed checkpoints when sent) and name the first broken row of each; hold the decisions, alerts, monitors, accounts, API keys and dashboard users to the changes the log chains of them',
         security,
         querystring: Type.Object(
           { account: Type.Optional(Type.String({ format: 'uuid' })) },

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../context.js';
+import { changeActor } from '../../plugins/audit-trail.js';
 import {
   ADMIN_AUTH_PROBLEMS,
   ApiKeySchema,
@@ -33,7 +34,9 @@ export function adminKeyRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const name = request.body?.name?.trim() ?? 'default';
-      return reply.code(201).send(await ctx.accounts.createKey(request.params.id, name));
+      return reply
+        .code(201)
+        .send(await ctx.accounts.createKey(changeActor(request), request.params.id, name));
     },
   );
 
@@ -74,7 +77,7 @@ export function adminKeyRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await ctx.accounts.revokeKey(request.params.id);
+      await ctx.accounts.revokeKey(changeActor(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

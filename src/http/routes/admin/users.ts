@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { EMAIL_MAX_LENGTH_CHARS } from '../../../accounts/users.js';
 import type { App, AppContext } from '../../context.js';
+import { changeActor } from '../../plugins/audit-trail.js';
 import {
   ADMIN_AUTH_PROBLEMS,
   BODY_PROBLEMS,
@@ -44,7 +45,9 @@ export function adminUserRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { email, password } = request.body;
-      return reply.code(201).send(await ctx.users.create(request.params.id, email, password));
+      return reply
+        .code(201)
+        .send(await ctx.users.create(changeActor(request), request.params.id, email, password));
     },
   );
 
@@ -85,7 +88,7 @@ export function adminUserRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await ctx.users.delete(request.params.id);
+      await ctx.users.delete(changeActor(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
