@@ -73,6 +73,7 @@ const NOT_FACTS = new Set([
   'match_explanation',
   'source_record',
   'previous_decision',
+  'kind_mismatch',
 ]);
 
 /** A value of a record as one line of text: lists joined by "; ", objects as their values. */
@@ -102,7 +103,12 @@ function facts(details: Record<string, unknown>): Fact[] {
   const others = Object.keys(details)
     .filter((key) => !NOT_FACTS.has(key) && !FACT_LABELS.some(([k]) => k === key))
     .map((key) => ({ label: label(key), value: text(details[key]) }));
-  return [...known, ...others].filter((fact) => fact.value !== '');
+  // Every flag says whether it is of another kind than the type screened; only a yes is news.
+  const kind =
+    details.kind_mismatch === true
+      ? [{ label: 'Kind mismatch', value: 'of another kind than the type screened (score lowered)' }]
+      : [];
+  return [...known, ...kind, ...others].filter((fact) => fact.value !== '');
 }
 
 function strings(value: unknown): string[] {

@@ -53,6 +53,17 @@ describe('a flag as the console shows it', () => {
     });
   });
 
+  it('says a record is of another kind than the type screened only when it is', () => {
+    const kinds = (kind_mismatch: boolean) =>
+      flagView({ ...flag, details: { ...flag.details, kind_mismatch } }).facts.filter(
+        (fact) => fact.label === 'Kind mismatch',
+      );
+    expect(kinds(false)).toEqual([]);
+    expect(kinds(true)).toEqual([
+      { label: 'Kind mismatch', value: 'of another kind than the type screened (score lowered)' },
+    ]);
+  });
+
   it('lists the record’s non-empty fields as facts, unknown ones too, and keeps the source record apart', () => {
     const view = flagView(flag);
     expect(view.facts).toEqual([
