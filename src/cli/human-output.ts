@@ -51,9 +51,10 @@ function flatten(row: Row): Row {
   return flat;
 }
 
-export function renderTable(rows: Row[]): string {
+/** `columns`: the fields to show, in this order (a wide record's essentials); else every field. */
+export function renderTable(rows: Row[], only?: readonly string[]): string {
   const flat = rows.map(flatten);
-  const columns = [...new Set(flat.flatMap((row) => Object.keys(row)))];
+  const columns = only ?? [...new Set(flat.flatMap((row) => Object.keys(row)))];
   const cells = flat.map((row) => columns.map((column) => cell(row[column])));
   const headers = columns.map((column) => column.toUpperCase().replaceAll('_', ' '));
   const widths = columns.map((_, i) => Math.max(headers[i]!.length, ...cells.map((line) => line[i]!.length)));
@@ -90,16 +91,16 @@ function renderRecord(record: Row, indent: string): string[] {
 }
 
 /**
- * A paged answer (`{ data: [...], next_cursor }`) or a plain array prints as a table; a record as
- * its fields, nested records indented and arrays of records as tables.
+ * A paged answer (`{ data: [...], next_cursor }`) or a plain array prints as a table (of `columns`
+ * only, when given); a record as its fields, nested records indented and arrays of records as tables.
  */
-export function renderHuman(value: unknown): string {
+export function renderHuman(value: unknown, columns?: readonly string[]): string {
   if (Array.isArray(value))
-    return value.length === 0 ? '(none)' : isTable(value) ? renderTable(value) : scalarText(value);
+    return value.length === 0 ? '(none)' : isTable(value) ? renderTable(value, columns) : scalarText(value);
   if (!isRecord(value)) return scalarText(value);
   const { data, ...rest } = value;
   if (Array.isArray(data)) {
-    const table = renderHuman(data);
+    const table = renderHuman(data, columns);
     const footer = renderRecord(
       Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== null && v !== undefined)),
       '',

@@ -27,6 +27,19 @@ const GROUP_USAGE: Record<string, string> = {
   serve: 'screening serve [--workers N]',
 };
 
+/** What an operator reads of each list in `lists status`; `--json` has every field. */
+const LIST_STATUS_COLUMNS = [
+  'id',
+  'state',
+  'list_date',
+  'list_age_days',
+  'max_age_days',
+  'entity_count',
+  'checked_at',
+  'last_outcome',
+  'last_error',
+];
+
 interface GlobalOptions {
   url: string;
   json: boolean;
@@ -92,7 +105,10 @@ async function main(argv: string[]): Promise<number> {
     if (isArgumentError(error)) throw new CliError(`${error.message}\n${usage}`);
     throw error;
   }
-  process.stdout.write(`${json ? JSON.stringify(answer.output, null, 2) : renderHuman(answer.output)}\n`);
+  const columns = command === 'lists' && rest[0] === 'status' ? LIST_STATUS_COLUMNS : undefined;
+  process.stdout.write(
+    `${json ? JSON.stringify(answer.output, null, 2) : renderHuman(answer.output, columns)}\n`,
+  );
   return answer.code;
 }
 

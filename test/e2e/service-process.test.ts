@@ -82,7 +82,7 @@ describe('the service as a process on the embedded default', () => {
     expect(rows.some((row) => /\bTabled\s+starter\s+active\b/.test(row))).toBe(true);
     const lists = await runCli(['lists', 'status'], env);
     expect(lists.code).toBe(0);
-    expect(lists.stdout).toMatch(/^ID\s+TITLE\s+STATE/);
+    expect(lists.stdout).toMatch(/^ID\s+STATE\s+LIST DATE\s+LIST AGE DAYS\s+MAX AGE DAYS\s+ENTITY COUNT/);
   }, 180_000);
 
   it('answers --help of a command with its usage, not a stack trace', async () => {
