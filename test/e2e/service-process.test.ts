@@ -64,7 +64,7 @@ describe('the service as a process on the embedded default', () => {
     expect(JSON.parse(suspended.stdout).status).toBe('suspended');
     const listed = await runCli(['admin', 'keys', 'list', '--account', body.account.id, '--json'], env);
     expect(JSON.parse(listed.stdout).data).toHaveLength(1);
-  });
+  }, 180_000);
 
   it('prints tables and fields for people by default, with whole keys to copy', async () => {
     const created = await runCli(
@@ -127,7 +127,7 @@ describe('the service as a process on the embedded default', () => {
     const unreachable = await runCli(['admin', 'accounts', 'list', '--url', 'http://127.0.0.1:9'], env);
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toMatch(/Cannot reach the service at http:\/\/127\.0\.0\.1:9/);
-  });
+  }, 180_000);
 
   it('on SIGTERM finishes the request in flight, writes its audit row and exits 0', async () => {
     // A request whose body is still arriving when the signal comes.
