@@ -278,7 +278,7 @@ ${latency.join('\n')}
 
 **Delivery rate.** ${BACKLOG_SCREENINGS} screenings to an account with ${WEBHOOKS_FOR_BACKLOG} webhooks while the receiver answers 503,
 then the clock moved 2 minutes on so that all ${BACKLOG_SCREENINGS * WEBHOOKS_FOR_BACKLOG} retries are due at once; the time for the
-delivery worker of one in-process instance (32 attempts in flight) to claim, sign, send (address
+delivery worker of one in-process instance (32 attempts in flight, 16 for the one account) to claim, sign, send (address
 checked each time, connections kept per receiver) and record them all, into a receiver answering
 204 in its own process.
 On the fake clock the worker runs in the main thread on both databases; the "delivery thread" row
