@@ -267,13 +267,11 @@ export class ScreeningService {
     const versions: Record<string, string> = {};
     for (const source of resolved.sources) versions[source.id] = source.version() ?? 'unversioned';
     const stale = resolved.sources.flatMap((source) => source.staleness?.() ?? []);
-    // A cached answer says how stale its lists were: it is not reused once that changed.
-    const keyVersions = { ...versions };
-    for (const { source, list_age_days } of stale) keyVersions[source] += `:stale:${list_age_days}`;
     const cacheKey = screeningCacheKey(
       subject.accountId,
       resolved,
-      keyVersions,
+      versions,
+      stale,
       standing.map((d) => d.id),
     );
     const cached = useCache ? await this.deps.cache.get(cacheKey) : undefined;
