@@ -273,7 +273,6 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     logger,
     screening,
     snapshots: new ListSnapshotStore(db, clock),
-    audit,
     inService,
     onAlert: () => webhookDelivery.nudge(),
   });

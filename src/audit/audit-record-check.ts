@@ -4,12 +4,6 @@ import { ACCOUNT_COLUMN, type AuditedTable, recordHashSql } from './audited-reco
 
 /** At most this many records are reported per table (the first ones found). */
 export const RECORD_PROBLEMS_MAX = 1_000;
-/**
- * A raised alert's audit row is written by the audit writer of the instance that raised it, up to
- * 100 ms later (longer while the database fails): an alert younger than this without its row is
- * not reported yet. Every other change is chained in its own transaction.
- */
-export const UNAUDITED_ALERT_GRACE_MS = 60_000;
 
 /** A decision, alert, monitor, account, API key or dashboard user whose current row does not match the latest change the log holds of it. */
 export interface RecordProblem {
@@ -32,7 +26,7 @@ const ACTION_PREFIX: Record<AuditedTable, string> = {
  * Holds the rows of `table` (every account's, or one's) to the log: each row's hash must equal the
  * hash chained by its latest change (by time, then position in the chain). Reports rows edited
  * since, rows the log has changes of but the table no longer holds (deleted), and rows the log has
- * no change of (inserted outside the service, or a raised alert whose buffered audit row was lost),
+ * no change of (inserted outside the service),
  * except rows made before changes were audited (`predates_audit`). One statement per table, so the
  * rows and the log are read from one snapshot: a change committing meanwhile is seen whole or not at all.
  */
@@ -40,16 +34,10 @@ export async function checkRecords(
   db: Db,
   table: AuditedTable,
   accountId: string | undefined,
-  asOf: Date,
 ): Promise<{ checked: number; problems: RecordProblem[] }> {
   const owner = ACCOUNT_COLUMN[table];
   const forAccount = (column: string) =>
     accountId === undefined ? sql`` : sql`AND ${sql.ref(column)} = ${accountId}`;
-  // A raised alert's row may still wait in an instance's audit writer.
-  const tooYoung =
-    table === 'alerts'
-      ? sql`OR c.created_at > ${new Date(asOf.getTime() - UNAUDITED_ALERT_GRACE_MS)}`
-      : sql``;
   const { rows } = await sql<{
     chain_id: string;
     record_id: string;
@@ -71,7 +59,7 @@ export async function checkRecords(
       ch.action, ch.record_hash AS chained, c.hash AS current
     FROM current c FULL JOIN changes ch ON ch.chain_id = c.account_id AND ch.record_id = c.id
     WHERE ch.record_hash IS DISTINCT FROM c.hash
-      AND NOT (ch.record_id IS NULL AND (c.predates_audit ${tooYoung}))
+      AND NOT (ch.record_id IS NULL AND c.predates_audit)
     ORDER BY 1, 2
     LIMIT ${RECORD_PROBLEMS_MAX}`.execute(db);
   const counted = await sql<{ count: string }>`

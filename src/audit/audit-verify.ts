@@ -49,11 +49,10 @@ export interface AuditVerification {
  * alone cannot reveal.
  *
  * Then the decisions, alerts, monitors, accounts, API keys and users are held to the changes the
- * chains hold of them (audit-record-check.ts), as of `asOf` (the service's now).
+ * chains hold of them (audit-record-check.ts).
  */
 export async function verifyAuditChains(
   db: Db,
-  asOf: Date,
   accountId?: string,
   checkpoints?: readonly AuditCheckpoint[],
 ): Promise<AuditVerification> {
@@ -95,7 +94,7 @@ export async function verifyAuditChains(
     if (!reported.has(missing.chain_id)) result.breaks.push(missing);
   }
   for (const table of AUDITED_TABLES) {
-    const { checked, problems } = await checkRecords(db, table, accountId, asOf);
+    const { checked, problems } = await checkRecords(db, table, accountId);
     result.records_checked += checked;
     result.records.push(...problems);
   }

@@ -227,18 +227,24 @@ export class ScreeningService {
    * answer may predate the change), and not counted against the quota. `alongside` gives, from
    * the result, the statements to run in the statement that stores it (the alerts it raises), or
    * undefined when the result is not worth keeping (it raises none): then it is not stored.
+   * `afterStore` then runs in the transaction that stored it (the alerts' audit rows), so what it
+   * writes commits with the screening or not at all.
    */
   async screenUncounted(
     subject: UsageSubject,
     request: ScreeningRequest,
     alongside: (result: StoredResult) => Record<string, RawBuilder<unknown>> | undefined,
+    afterStore: (trx: Db, result: StoredResult) => Promise<void>,
   ): Promise<{ result: StoredResult; stored: boolean }> {
     const evaluated = await this.evaluate(subject, request, false, false);
     if (evaluated.cached) throw new Error('a screening asked to be live came from the cache');
     const { result } = evaluated.record;
     const statements = alongside(result);
     if (statements === undefined) return { result, stored: false };
-    await storeScreenings(this.deps.usage, subject, [evaluated.record], 0, statements);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await storeScreenings(this.deps.usage, subject, [evaluated.record], 0, statements, trx);
+      await afterStore(trx, result);
+    });
     return { result, stored: true };
   }
 

@@ -217,7 +217,7 @@ describe.each(backends())('audited changes ($name)', (shared) => {
       'monitor.created',
       'monitor.deleted',
     ]);
-    await api.runtime.ctx.audit.flush();
+    // No flush: the alert was chained with the alert itself, before it could be listed and closed.
     expect((await changesOf(alerts[0].id)).map((c) => c.action)).toEqual(['alert.raised', 'alert.closed']);
     const clean = await api.admin('POST', `/admin/v1/audit/verify?account=${account.id}`);
     // The alert, the two monitors, the account and its first key.

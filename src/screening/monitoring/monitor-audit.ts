@@ -1,30 +1,42 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntry } from '../../audit/audit-chain.js';
+import type { AuditActor } from '../../audit/audited-change.js';
+
+type AuditedMonitor = { id: string; accountId: string; keyId: string | null };
+type MonitorWork = 'first-screening' | 'alerts';
 
 /**
- * The audit row of work done for a monitor in the background (its first screening, an alert), as
- * the request `POST /v1/monitors/{id}/<what>` would have left it: in the monitor's account, under
- * the key that made it (none for one made in the dashboard).
+ * Who does work for a monitor in the background (its first screening, its alerts): the request
+ * `POST /v1/monitors/{id}/<what>` as it would have been made, in the monitor's account, under the
+ * key that made the monitor (none for one made in the dashboard).
  */
-export function monitorAuditRow(
-  monitor: { id: string; accountId: string; keyId: string | null },
-  what: 'first-screening' | 'alerts',
-  work: { requestId: string; at: Date; status: number; latencyMs: number },
-): AuditEntry {
+export function monitorActor(monitor: AuditedMonitor, what: MonitorWork, requestId: string): AuditActor {
   return {
-    id: randomUUID(),
-    request_id: work.requestId,
-    occurred_at: work.at,
     account_id: monitor.accountId,
+    request_id: requestId,
     key_id: monitor.keyId,
     key_prefix: null,
     key_last4: null,
     method: 'POST',
     route: `/v1/monitors/:id/${what}`,
     path: `/v1/monitors/${monitor.id}/${what}`,
-    status: work.status,
-    latency_ms: work.latencyMs,
     client_ip: null,
     user_agent: null,
+    user_id: null,
+  };
+}
+
+/** The audit row of such work, as that request would have left it. */
+export function monitorAuditRow(
+  monitor: AuditedMonitor,
+  what: MonitorWork,
+  work: { requestId: string; at: Date; status: number; latencyMs: number },
+): AuditEntry {
+  return {
+    ...monitorActor(monitor, what, work.requestId),
+    id: randomUUID(),
+    occurred_at: work.at,
+    status: work.status,
+    latency_ms: work.latencyMs,
   };
 }

@@ -1,8 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { PLANS } from '../../accounts/plans.js';
-import type { AuditWriter } from '../../audit/audit-writer.js';
-import type { AuditedAction } from '../../audit/audited-change.js';
-import { recordHashes } from '../../audit/audited-records.js';
+import { recordChanges } from '../../audit/audited-change.js';
 import { inBackground } from '../../background-work.js';
 import type { Clock } from '../../clock.js';
 import { type ErrorCode, ServiceError } from '../../errors.js';
@@ -23,7 +21,7 @@ import {
 } from './list-change-queue.js';
 import { type ChangeSummary, ListChangeThread } from './list-change-thread.js';
 import type { RemovedRecord } from './list-delta.js';
-import { monitorAuditRow } from './monitor-audit.js';
+import { monitorActor } from './monitor-audit.js';
 import { siftSubject } from './monitor-sift.js';
 import {
   anyWatchedMonitor,
@@ -50,7 +48,6 @@ export interface MonitorRunWorkerDeps {
   logger: FastifyBaseLogger;
   screening: ScreeningService;
   snapshots: ListSnapshotStore;
-  audit: AuditWriter;
   /** The ids of the list versions this instance has in service. */
   inService: () => string[];
   /** An alert was raised: its monitor.alert event may be queued. */
@@ -406,6 +403,18 @@ class ChangeRun {
           ? undefined
           : raiseAlertStatements(monitor.accountId, screened.id, alerts, now);
       },
+      // Chained with the alerts they raise, in their transaction: an alert is never visible (and
+      // closable) before its `alert.raised` row, and never stored without it.
+      async (trx, screened) => {
+        const raised = await alertsOfScreening(trx, screened.id);
+        await recordChanges(
+          trx,
+          monitorActor(monitor, 'alerts', `${this.change.id}:${monitor.id}`),
+          now,
+          'alert.raised',
+          raised.map((alert) => alert.id),
+        );
+      },
     );
     // A removed record is forgotten (after its alert is stored): listed again, it is news again.
     await forgetFlags(
@@ -417,15 +426,6 @@ class ChangeRun {
     const raised = await alertsOfScreening(db, result.id);
     this.summary.alerts += raised.length;
     if (raised.length > 0) this.deps.onAlert();
-    // Written by the audit writer, like the request rows: a crash may lose these rows, and
-    // `audit verify` then reports each such alert as missing from the log.
-    const hashes = await recordHashes(
-      db,
-      'alerts',
-      monitor.accountId,
-      raised.map((alert) => alert.id),
-    );
-    for (const alert of raised) this.audit(monitor, alert.id, hashes.get(alert.id) ?? null);
   }
 
   /**
@@ -443,22 +443,6 @@ class ChangeRun {
         .filter((decision) => decision.decision === 'false_positive')
         .map((decision) => `${decision.flag_id} ${decision.record_hash}`),
     );
-  }
-
-  /** Each alert's audit row, as a request that raised it would have left, with the alert's hash. */
-  private audit(monitor: RunMonitor, alertId: string, recordHash: string | null): void {
-    const requestId = `${this.change.id}:${alertId}`;
-    this.deps.audit.record({
-      ...monitorAuditRow(monitor, 'alerts', {
-        requestId,
-        at: this.deps.clock.now(),
-        status: 201,
-        latencyMs: 0,
-      }),
-      action: 'alert.raised' satisfies AuditedAction,
-      record_id: alertId,
-      record_hash: recordHash,
-    });
   }
 }
 
