@@ -12,7 +12,7 @@ export interface FtmTarget {
  * drops that back-reference when it nests the entity inside its target, so it is restored from
  * the nesting (an Occupancy inside a Person's `positionOccupancies` is held by that Person).
  */
-const OWNER_PROPERTY: ReadonlyMap<string, string> = new Map([
+export const OWNER_PROPERTY: ReadonlyMap<string, string> = new Map([
   ['Occupancy', 'holder'],
   ['Sanction', 'entity'],
   ['Passport', 'holder'],
@@ -20,7 +20,13 @@ const OWNER_PROPERTY: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Entities looked up by their own id when a target or an Occupancy refers to them. */
-const BY_ID_SCHEMATA = new Set(['Position', 'Address']);
+export const BY_ID_SCHEMATA: ReadonlySet<string> = new Set(['Position', 'Address']);
+/**
+ * The properties by which the mapping looks entities up by id (`entity`): a target's
+ * `addressEntity`, an Occupancy's `post` and its `holder`s (the other holders of a merged
+ * Occupancy name its office, see ftm-positions.ts).
+ */
+export const BY_ID_REFERENCES: readonly string[] = ['addressEntity', 'post', 'holder'];
 
 /**
  * The part of an FtM export the parser joins: the targets, and the adjacent entities that carry

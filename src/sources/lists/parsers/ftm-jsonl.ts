@@ -4,6 +4,7 @@ import { FtmGraph } from '../../entity-building/ftm-graph.js';
 import { toListEntity } from '../../entity-building/ftm-mapping.js';
 import type { ListEntity, RawRecord } from '../../list-entity.js';
 import { OPENSANCTIONS_SOURCE } from '../../opensanctions-datasets.js';
+import { FtmDamage } from './ftm-damage.js';
 import { readJsonLines } from './ftm-lines.js';
 import { type ListParseLimits, resolveLimits } from './limits.js';
 import { type FileContext, parseError } from './list-parse-error.js';
@@ -16,16 +17,9 @@ export const FTM_ENTITIES_FILE = 'entities.ftm.json';
 /** OpenSanctions' nested export: one target per line, its adjacent entities inside it. */
 export const FTM_NESTED_FILE = 'targets.nested.json';
 
-/**
- * Above this share of lines that are not entities, the file is refused instead of served with
- * holes: a few bad lines are a publisher's glitch, many mean a damaged or different file.
- */
-export const FTM_MAX_MALFORMED_LINE_SHARE = 0.01;
-const MALFORMED_LINES_QUOTED = 5;
-
 interface LinesRead {
   records: number;
-  malformedLines: number[];
+  damage: FtmDamage;
   /** The latest `last_seen`: when the export was made, near enough (FtM states no list date). */
   lastSeen: string;
 }
@@ -59,7 +53,7 @@ export async function parseFtmJsonl(
       source: OPENSANCTIONS_SOURCE,
       entities,
       records: read.records,
-      skipped: read.malformedLines.length,
+      skipped: read.damage.malformedLines.length,
       ...(listDate ? { listDate } : {}),
       warnings: warnings(file, read, graph.duplicates, unnamed),
     },
@@ -73,21 +67,12 @@ async function readGraph(
   limits: ListParseLimits,
   graph: FtmGraph,
 ): Promise<LinesRead> {
-  const read: LinesRead = { records: 0, malformedLines: [], lastSeen: '' };
+  const read: LinesRead = { records: 0, damage: new FtmDamage(ctx), lastSeen: '' };
   for await (const line of readJsonLines(text, ctx, limits)) {
     read.records++;
     const entity = line.malformed ? undefined : readFtmEntity(line.value);
     if (!entity) {
-      // A file whose first line is not an entity is another file altogether (a JSON document,
-      // a CSV, an error message): refused at once, so the version in service stays.
-      if (read.records === 1) {
-        throw parseError(
-          ctx,
-          { line: line.line, record: 1 },
-          'not a FollowTheMoney entity (expected one JSON object with id, schema and properties per line)',
-        );
-      }
-      read.malformedLines.push(line.line);
+      read.damage.notAnEntity(line.line, read.records);
       continue;
     }
     graph.add(entity, line.value as RawRecord);
@@ -96,24 +81,14 @@ async function readGraph(
     }
     if (entity.lastSeen && entity.lastSeen > read.lastSeen) read.lastSeen = entity.lastSeen;
   }
-  const malformed = read.malformedLines.length;
-  if (malformed > read.records * FTM_MAX_MALFORMED_LINE_SHARE) {
-    throw parseError(
-      ctx,
-      { line: read.malformedLines[0] },
-      `${malformed} of ${read.records} lines are not FollowTheMoney entities (damaged or not an FtM export)`,
-    );
-  }
+  read.damage.checkShare(read.records);
   return read;
 }
 
 function warnings(file: string, read: LinesRead, duplicates: number, unnamed: number): string[] {
   const out: string[] = [];
-  const malformed = read.malformedLines;
-  if (malformed.length > 0) {
-    const quoted = malformed.slice(0, MALFORMED_LINES_QUOTED).join(', ');
-    out.push(`${file}: lines that are not FtM entities, skipped: ${malformed.length} (lines ${quoted})`);
-  }
+  const damaged = read.damage.warning(`${file}: `);
+  if (damaged) out.push(damaged);
   if (duplicates > 0)
     out.push(`${file}: entities repeating an id already read (the first kept): ${duplicates}`);
   if (unnamed > 0) out.push(`${file}: targets without any name, left out: ${unnamed}`);

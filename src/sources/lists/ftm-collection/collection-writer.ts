@@ -1,0 +1,82 @@
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import type { ListEntity } from '../../list-entity.js';
+import { matchableEntity } from '../../matchable-entity.js';
+import {
+  COLLECTION_FORMAT,
+  type CollectionManifest,
+  collectionFile,
+  PARTIAL_SUFFIX,
+} from './collection-files.js';
+import { SpoolWriter } from './spool-file.js';
+
+/**
+ * Writes one collection version into `<folder>.partial`, entity by entity, and renames it to
+ * `folder` once the manifest is written: a reader never sees a version half written.
+ */
+export class CollectionWriter {
+  private readonly partial: string;
+  private readonly records: SpoolWriter;
+  private readonly names: SpoolWriter;
+  private offsets: Float64Array = new Float64Array(1024);
+  private count = 0;
+
+  constructor(private readonly folder: string) {
+    this.partial = `${folder}${PARTIAL_SUFFIX}`;
+    rmSync(this.partial, { recursive: true, force: true });
+    mkdirSync(this.partial, { recursive: true });
+    this.records = new SpoolWriter(collectionFile(this.partial, 'records'));
+    this.names = new SpoolWriter(collectionFile(this.partial, 'names'));
+  }
+
+  get entities(): number {
+    return this.count;
+  }
+
+  add(entity: ListEntity): void {
+    const { kind, names } = matchableEntity(entity);
+    if (this.count + 1 >= this.offsets.length) {
+      const grown = new Float64Array(this.offsets.length * 2);
+      grown.set(this.offsets);
+      this.offsets = grown;
+    }
+    this.offsets[this.count] = this.records.append(Buffer.from(JSON.stringify(entity), 'utf8'));
+    this.names.append(Buffer.from(`${JSON.stringify({ id: entity.source_id, kind, names })}\n`, 'utf8'));
+    this.count++;
+  }
+
+  /** Writes the offsets and the manifest, then puts the folder in place of any older one. */
+  finish(
+    manifest: Omit<CollectionManifest, 'format' | 'entities' | 'builtAt' | 'recordBytes'>,
+  ): CollectionManifest {
+    this.offsets[this.count] = this.records.size;
+    const whole: CollectionManifest = {
+      format: COLLECTION_FORMAT,
+      ...manifest,
+      entities: this.count,
+      builtAt: new Date().toISOString(),
+      recordBytes: this.records.size,
+    };
+    this.records.close();
+    this.names.close();
+    const offsets = this.offsets.subarray(0, this.count + 1);
+    writeFileSync(
+      collectionFile(this.partial, 'offsets'),
+      Buffer.from(offsets.buffer, offsets.byteOffset, offsets.byteLength),
+    );
+    writeFileSync(collectionFile(this.partial, 'manifest'), `${JSON.stringify(whole, null, 2)}\n`);
+    rmSync(this.folder, { recursive: true, force: true });
+    renameSync(this.partial, this.folder);
+    return whole;
+  }
+
+  /** Removes what was written: the build failed. */
+  abandon(): void {
+    try {
+      this.records.close();
+      this.names.close();
+    } catch {
+      // Already closed, or never opened: the folder goes regardless.
+    }
+    rmSync(this.partial, { recursive: true, force: true });
+  }
+}
