@@ -152,7 +152,9 @@ function writeJoined(
         options.onProgress?.({ phase: 'join', done: ordinal, total: join.targets });
       }
       const graph = new FtmGraph();
-      const entity = addLine(graph, targets, join.target(ordinal));
+      const targetLine = join.target(ordinal);
+      const rawText = targets.read(targetLine.offset, targetLine.length);
+      const entity = addText(graph, rawText);
       if (!entity) continue;
       const adjacent = join.adjacent(ordinal).map((line) => addLine(graph, side, line));
       for (const holder of [entity, ...adjacent]) {
@@ -166,7 +168,7 @@ function writeJoined(
       }
       const target = graph.targets[0];
       const mapped = target ? toListEntity(target, graph, OPENSANCTIONS_SOURCE) : undefined;
-      if (mapped) writer.add(mapped);
+      if (mapped) writer.add(mapped, rawText);
       else unnamed++;
     }
     options.onProgress?.({ phase: 'join', done: join.targets, total: join.targets });
@@ -189,7 +191,11 @@ function writeJoined(
 
 /** Reads a spooled line back into the graph; the entity it holds, or undefined. */
 function addLine(graph: FtmGraph, spool: SpoolReader, line: SpooledLine) {
-  const value = JSON.parse(spool.read(line.offset, line.length).toString('utf8')) as RawRecord;
+  return addText(graph, spool.read(line.offset, line.length));
+}
+
+function addText(graph: FtmGraph, text: Buffer) {
+  const value = JSON.parse(text.toString('utf8')) as RawRecord;
   const entity = readFtmEntity(value);
   if (entity) graph.add(entity, value);
   return entity;
