@@ -121,6 +121,35 @@ describe('the OpenSanctions collection built on disk from a stream', () => {
     );
   });
 
+  it('keeps every relation between parties as read: owner, asset and share, relatives', async () => {
+    const handmade = await build(both[0]!);
+    const relations = [];
+    for await (const relation of handmade.collection.relations()) relations.push(relation);
+    expect(relations).toEqual([
+      {
+        id: 'hm-ownership-northwind',
+        schema: 'Ownership',
+        from: 'hm-company-northwind-holdings',
+        to: 'hm-company-northwind',
+        percentage: ['100'],
+        datasets: ['ext_ru_egrul'],
+      },
+    ]);
+    expect(handmade.manifest.relations).toBe(1);
+    const pep = await build(both[1]!);
+    const families = ftmLines(PEP_FILE).filter((line) => line.schema === 'Family');
+    const read = [];
+    for await (const relation of pep.collection.relations()) read.push(relation);
+    expect(read.map((relation) => relation.id)).toEqual(families.map((line) => line.id));
+    const first = families[0];
+    expect(read[0]).toMatchObject({
+      schema: 'Family',
+      from: first.properties.person[0],
+      to: first.properties.relative[0],
+      role: first.properties.relationship,
+    });
+  });
+
   it('reads an export larger than the 256 MB the in-memory parser accepts', {
     timeout: 180_000,
   }, async () => {

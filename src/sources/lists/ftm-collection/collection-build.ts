@@ -4,6 +4,7 @@ import { parseFullDate } from '../../entity-building/dates.js';
 import { readFtmEntity, references } from '../../entity-building/ftm-entity.js';
 import { BY_ID_REFERENCES, FtmGraph } from '../../entity-building/ftm-graph.js';
 import { toListEntity } from '../../entity-building/ftm-mapping.js';
+import { ftmRelation } from '../../entity-building/ftm-relations.js';
 import type { RawRecord } from '../../list-entity.js';
 import { OPENSANCTIONS_SOURCE } from '../../opensanctions-datasets.js';
 import { gunzipIfCompressed, inputBytes } from '../parsers/byte-input.js';
@@ -52,6 +53,7 @@ export async function buildFtmCollection(
   const spoolFolder = `${folder}.spool`;
   rmSync(spoolFolder, { recursive: true, force: true });
   mkdirSync(spoolFolder, { recursive: true });
+  const writer = new CollectionWriter(folder);
   try {
     const spools = {
       targets: new SpoolWriter(path.join(spoolFolder, 'targets')),
@@ -60,13 +62,16 @@ export async function buildFtmCollection(
     const join = new FtmJoin();
     let read: LinesRead;
     try {
-      read = await readLines(input, ctx, join, spools, options);
+      read = await readLines(input, ctx, { join, spools, writer }, options);
     } finally {
       spools.targets.close();
       spools.side.close();
     }
     join.finish();
-    return writeJoined(join, spoolFolder, folder, read, options);
+    return writeJoined(join, spoolFolder, writer, read, options);
+  } catch (error) {
+    writer.abandon();
+    throw error;
   } finally {
     rmSync(spoolFolder, { recursive: true, force: true });
   }
@@ -83,8 +88,11 @@ interface LinesRead {
 async function readLines(
   input: ListInput,
   ctx: FileContext,
-  join: FtmJoin,
-  spools: { targets: SpoolWriter; side: SpoolWriter },
+  {
+    join,
+    spools,
+    writer,
+  }: { join: FtmJoin; spools: { targets: SpoolWriter; side: SpoolWriter }; writer: CollectionWriter },
   options: BuildOptions,
 ): Promise<LinesRead> {
   const read: LinesRead = { lines: 0, damage: new FtmDamage(ctx), lastSeen: '' };
@@ -113,6 +121,10 @@ async function readLines(
     if (typeof lastSeen === 'string' && lastSeen > read.lastSeen) read.lastSeen = lastSeen;
     if (sorted.kind === 'target') {
       join.addTarget(sorted.id, { offset: spools.targets.append(text), length: text.byteLength });
+    } else if (sorted.kind === 'relation') {
+      const entity = readFtmEntity(value);
+      const relation = entity && ftmRelation(entity);
+      if (relation) writer.addRelation(relation);
     } else if (sorted.kind !== 'other') {
       const sideLine = join.addSideLine({ offset: spools.side.append(text), length: text.byteLength });
       if (sorted.kind === 'by_id') join.addById(sorted.id, sideLine);
@@ -137,13 +149,12 @@ async function readLines(
 function writeJoined(
   join: FtmJoin,
   spoolFolder: string,
-  folder: string,
+  writer: CollectionWriter,
   read: LinesRead,
   options: BuildOptions,
 ): CollectionManifest {
   const targets = new SpoolReader(path.join(spoolFolder, 'targets'));
   const side = new SpoolReader(path.join(spoolFolder, 'side'));
-  const writer = new CollectionWriter(folder);
   let unnamed = 0;
   try {
     for (let ordinal = 0; ordinal < join.targets; ordinal++) {
@@ -180,9 +191,6 @@ function writeJoined(
       ...(listDate ? { listDate } : {}),
       warnings: warnings(read, join, unnamed),
     });
-  } catch (error) {
-    writer.abandon();
-    throw error;
   } finally {
     targets.close();
     side.close();

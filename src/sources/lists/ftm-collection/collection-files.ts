@@ -12,6 +12,8 @@ export const COLLECTION_FILES = {
   offsets: 'offsets.bin',
   /** One JSON line per entity, in the same order: its id, kind and names, what the name index reads. */
   names: 'names.jsonl',
+  /** One JSON line per relation between two parties (ownership, family, ...), as read (`FtmRelation`). */
+  relations: 'relations.jsonl',
   /** What the version is (`CollectionManifest`); written last. */
   manifest: 'manifest.json',
 } as const;
@@ -28,6 +30,8 @@ export interface CollectionManifest {
   lines: number;
   /** Lines that were not entities, skipped. */
   skipped: number;
+  /** Relations stored. */
+  relations: number;
   /** The export's latest `last_seen` day, when it states one. */
   listDate?: string;
   warnings: string[];

@@ -1,4 +1,5 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import type { FtmRelation } from '../../entity-building/ftm-relations.js';
 import type { ListEntity } from '../../list-entity.js';
 import { matchableEntity } from '../../matchable-entity.js';
 import {
@@ -17,6 +18,8 @@ export class CollectionWriter {
   private readonly partial: string;
   private readonly records: SpoolWriter;
   private readonly names: SpoolWriter;
+  private readonly relations: SpoolWriter;
+  private relationCount = 0;
   private offsets: Float64Array = new Float64Array(1024);
   private count = 0;
 
@@ -26,6 +29,7 @@ export class CollectionWriter {
     mkdirSync(this.partial, { recursive: true });
     this.records = new SpoolWriter(collectionFile(this.partial, 'records'));
     this.names = new SpoolWriter(collectionFile(this.partial, 'names'));
+    this.relations = new SpoolWriter(collectionFile(this.partial, 'relations'));
   }
 
   get entities(): number {
@@ -48,20 +52,27 @@ export class CollectionWriter {
     this.count++;
   }
 
+  addRelation(relation: FtmRelation): void {
+    this.relations.append(Buffer.from(`${JSON.stringify(relation)}\n`, 'utf8'));
+    this.relationCount++;
+  }
+
   /** Writes the offsets and the manifest, then puts the folder in place of any older one. */
   finish(
-    manifest: Omit<CollectionManifest, 'format' | 'entities' | 'builtAt' | 'recordBytes'>,
+    manifest: Omit<CollectionManifest, 'format' | 'entities' | 'relations' | 'builtAt' | 'recordBytes'>,
   ): CollectionManifest {
     this.offsets[this.count] = this.records.size;
     const whole: CollectionManifest = {
       format: COLLECTION_FORMAT,
       ...manifest,
       entities: this.count,
+      relations: this.relationCount,
       builtAt: new Date().toISOString(),
       recordBytes: this.records.size,
     };
     this.records.close();
     this.names.close();
+    this.relations.close();
     const offsets = this.offsets.subarray(0, this.count + 1);
     writeFileSync(
       collectionFile(this.partial, 'offsets'),
@@ -78,10 +89,10 @@ export class CollectionWriter {
     try {
       this.records.close();
       this.names.close();
-    } catch {
-      // Already closed, or never opened: the folder goes regardless.
+      this.relations.close();
+    } finally {
+      rmSync(this.partial, { recursive: true, force: true });
     }
-    rmSync(this.partial, { recursive: true, force: true });
   }
 }
 

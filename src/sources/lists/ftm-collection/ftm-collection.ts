@@ -1,4 +1,5 @@
 import { createReadStream, readFileSync } from 'node:fs';
+import type { FtmRelation } from '../../entity-building/ftm-relations.js';
 import type { ListEntity } from '../../list-entity.js';
 import type { MatchableEntity } from '../../matchable-entity.js';
 import { byteLines } from './byte-lines.js';
@@ -73,6 +74,13 @@ export class FtmCollection {
   async *names(): AsyncGenerator<CollectionNames> {
     for await (const { bytes } of byteLines(createReadStream(collectionFile(this.folder, 'names')))) {
       yield JSON.parse(bytes.toString('utf8')) as CollectionNames;
+    }
+  }
+
+  /** Every relation between two parties (ownership, family, association, ...), as read. */
+  async *relations(): AsyncGenerator<FtmRelation> {
+    for await (const { bytes } of byteLines(createReadStream(collectionFile(this.folder, 'relations')))) {
+      yield JSON.parse(bytes.toString('utf8')) as FtmRelation;
     }
   }
 

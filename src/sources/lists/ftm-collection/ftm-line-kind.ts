@@ -1,5 +1,6 @@
 import { matchableKind } from '../../entity-building/ftm-entity.js';
 import { BY_ID_SCHEMATA, OWNER_PROPERTY } from '../../entity-building/ftm-graph.js';
+import { isRelationSchema } from '../../entity-building/ftm-relations.js';
 import { clean } from '../../entity-building/text.js';
 
 /** What the first pass needs of a line, read without building the whole entity. */
@@ -7,6 +8,7 @@ export type FtmLineKind =
   | { kind: 'target'; id: string }
   | { kind: 'by_id'; id: string }
   | { kind: 'adjacent'; owners: string[] }
+  | { kind: 'relation' }
   | { kind: 'other' }
   | { kind: 'not_entity' };
 
@@ -15,8 +17,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * Sorts one parsed line of an FtM export: a target the service screens, an entity targets refer
- * to by id, an adjacent entity belonging to targets (with their ids), another entity the join
- * does not use, or not an entity at all. Ids are cleaned as `readFtmEntity` cleans them, so the
+ * to by id, an adjacent entity belonging to targets (with their ids), a relation between two
+ * parties, another entity the join does not use, or not an entity at all. Ids are cleaned as `readFtmEntity` cleans them, so the
  * keys of the join are the ids the second pass reads.
  */
 export function ftmLineKind(value: unknown): FtmLineKind {
@@ -26,6 +28,7 @@ export function ftmLineKind(value: unknown): FtmLineKind {
   if (!id || !schema) return { kind: 'not_entity' };
   if (matchableKind(schema) && value.target !== false) return { kind: 'target', id };
   if (BY_ID_SCHEMATA.has(schema)) return { kind: 'by_id', id };
+  if (isRelationSchema(schema)) return { kind: 'relation' };
   const property = OWNER_PROPERTY.get(schema);
   if (property === undefined) return { kind: 'other' };
   const raw = value.properties[property];

@@ -13,6 +13,7 @@ export class SpoolWriter {
   private readonly block = Buffer.allocUnsafe(WRITE_BLOCK_BYTES);
   private filled = 0;
   private written = 0;
+  private closed = false;
 
   constructor(readonly path: string) {
     this.fd = openSync(path, 'w');
@@ -37,8 +38,10 @@ export class SpoolWriter {
     return offset;
   }
 
-  /** Writes what is buffered and closes the file. */
+  /** Writes what is buffered and closes the file; closing it again does nothing. */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.flush();
     closeSync(this.fd);
   }
