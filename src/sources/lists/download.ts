@@ -66,10 +66,8 @@ export async function downloadFile(url: string, options: DownloadOptions): Promi
   const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
   try {
     const response = await fetchSameHost(url, conditionalHeaders(options.validators), signal);
-    if (response.status === 304) return { status: 'not_modified' };
-    if (response.status === 404 || response.status === 410) return { status: 'not_found' };
-    if (!response.ok) throw new DownloadError(url, `HTTP ${response.status} ${response.statusText}`.trim());
-    refuseHtml(url, response);
+    const nothing = noFileIn(url, response);
+    if (nothing) return nothing;
     const bytes = await readCapped(url, response, options.maxBytes);
     return {
       status: 'downloaded',
@@ -90,18 +88,18 @@ export async function downloadFile(url: string, options: DownloadOptions): Promi
   }
 }
 
-function optional<K extends string>(key: K, value: string | null): Partial<Record<K, string>> {
+export function optional<K extends string>(key: K, value: string | null): Partial<Record<K, string>> {
   return value ? ({ [key]: value } as Record<K, string>) : {};
 }
 
-function conditionalHeaders(validators: FileValidators | undefined): Record<string, string> {
+export function conditionalHeaders(validators: FileValidators | undefined): Record<string, string> {
   const headers: Record<string, string> = { accept: '*/*', 'user-agent': 'compliance-screening-service' };
   if (validators?.etag) headers['if-none-match'] = validators.etag;
   if (validators?.lastModified) headers['if-modified-since'] = validators.lastModified;
   return headers;
 }
 
-async function fetchSameHost(url: string, headers: Record<string, string>, signal: AbortSignal) {
+export async function fetchSameHost(url: string, headers: Record<string, string>, signal: AbortSignal) {
   const origin = new URL(url);
   let current = origin;
   for (let hop = 0; hop <= LIST_DOWNLOAD_MAX_REDIRECTS; hop++) {
@@ -121,6 +119,21 @@ async function fetchSameHost(url: string, headers: Record<string, string>, signa
     current = next;
   }
   throw new DownloadError(url, `more than ${LIST_DOWNLOAD_MAX_REDIRECTS} redirects`);
+}
+
+/**
+ * What an answer without the file means (unchanged since the validators sent, or gone), or
+ * undefined when it carries the file; throws for an error status and for an HTML page.
+ */
+export function noFileIn(
+  url: string,
+  response: Response,
+): { status: 'not_modified' } | { status: 'not_found' } | undefined {
+  if (response.status === 304) return { status: 'not_modified' };
+  if (response.status === 404 || response.status === 410) return { status: 'not_found' };
+  if (!response.ok) throw new DownloadError(url, `HTTP ${response.status} ${response.statusText}`.trim());
+  refuseHtml(url, response);
+  return undefined;
 }
 
 // Every list is XML, CSV or zip; an HTML answer is a login, error or consent page.
