@@ -27,6 +27,13 @@ export const SAME_BIRTH_DAY_SHARE = 0.6;
 export const NATIONALITY_MISMATCH_FACTOR = 0.9;
 export const COUNTRY_AGREEMENT = 0.02;
 export const IDENTITY_DOCUMENT_MISMATCH_FACTOR = 0.6;
+/**
+ * A record that states no birth date cannot be confirmed by the one a screening gives: a fuzzy
+ * name match on it stays below `high` (a sanctions flag is high from 0.8, risk.ts) unless the name
+ * itself scores NEAR_EXACT_NAME or more.
+ */
+export const UNDATED_RECORD_CEILING = 0.79;
+export const NEAR_EXACT_NAME = 0.95;
 /** A fuzzy name match never reaches the 1.0 of an exact one through agreeing facts. */
 const FUZZY_CEILING = 0.99;
 
@@ -57,8 +64,9 @@ export type FactField = 'date_of_birth' | 'countries' | 'identifiers';
 
 export interface FactOutcome {
   field: FactField;
-  outcome: 'match' | 'mismatch' | 'unknown';
-  /** What it did to the score, as a short phrase (`set to 1.0`, `x0.7`, `+0.05`, `none`). */
+  /** `near`: a birth date as another record of the same birth may state it (birth-dates.ts): no effect. */
+  outcome: 'match' | 'near' | 'mismatch' | 'unknown';
+  /** What it did to the score, as a short phrase (`set to 1.0`, `x0.7`, `+0.05`, `capped at 0.79`, `none`). */
   effect: string;
   /** The record's values it was compared with, when it has any. */
   compared_with?: string[];
@@ -79,6 +87,7 @@ export function weighFacts(nameScore: number, query: QueryFacts, record: RecordF
     if (ids.outcome.outcome === 'match') score = 1;
   }
   const identified = ids?.outcome.outcome === 'match';
+  let undated: FactOutcome | undefined;
   if (query.dateOfBirth !== undefined) {
     const agreement = birthDateAgreement(query.dateOfBirth, record.birthDates);
     const outcome = agreement === 'same day' ? 'match' : agreement;
@@ -89,17 +98,19 @@ export function weighFacts(nameScore: number, query: QueryFacts, record: RecordF
         agreement === 'same day' ? score + (1 - score) * SAME_BIRTH_DAY_SHARE : score + BIRTH_DATE_AGREEMENT;
       score = Math.min(FUZZY_CEILING, raised);
     }
-    outcomes.push({
+    const dated: FactOutcome = {
       field: 'date_of_birth',
       outcome,
       effect:
-        identified || outcome === 'unknown'
+        identified || outcome === 'unknown' || outcome === 'near'
           ? 'none'
           : agreement === 'same day'
             ? raisedBy(before, score)
             : effectOf(outcome, BIRTH_DATE_MISMATCH_FACTOR, BIRTH_DATE_AGREEMENT, nameScore),
       ...(record.birthDates.length > 0 ? { compared_with: [...record.birthDates] } : {}),
-    });
+    };
+    outcomes.push(dated);
+    if (!identified && outcome === 'unknown' && nameScore < NEAR_EXACT_NAME) undated = dated;
   }
   if (query.countries !== undefined && query.countries.length > 0) {
     const outcome = compareCountries(query.countries, record);
@@ -116,6 +127,11 @@ export function weighFacts(nameScore: number, query: QueryFacts, record: RecordF
           : effectOf(outcome, NATIONALITY_MISMATCH_FACTOR, COUNTRY_AGREEMENT, nameScore),
       ...(known.length > 0 ? { compared_with: known } : {}),
     });
+  }
+  // After the countries, so that an agreeing country does not lift it back to high.
+  if (undated && score > UNDATED_RECORD_CEILING) {
+    score = UNDATED_RECORD_CEILING;
+    undated.effect = `capped at ${UNDATED_RECORD_CEILING}`;
   }
   // Last, so that no agreeing birth date or country undoes another person's identity document.
   if (ids?.documentMismatch) score *= IDENTITY_DOCUMENT_MISMATCH_FACTOR;

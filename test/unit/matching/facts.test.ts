@@ -5,8 +5,10 @@ import {
   BIRTH_DATE_MISMATCH_FACTOR,
   IDENTITY_DOCUMENT_MISMATCH_FACTOR,
   NATIONALITY_MISMATCH_FACTOR,
+  NEAR_EXACT_NAME,
   type RecordFacts,
   SAME_BIRTH_DAY_SHARE,
+  UNDATED_RECORD_CEILING,
   weighFacts,
 } from '../../../src/matching/facts.js';
 import { normaliseIdentifier } from '../../../src/matching/identifiers.js';
@@ -30,6 +32,50 @@ describe('facts that confirm or rule out a name match', () => {
     expect(compareBirthDate('1963', ['1958-01-01/1962-12-31'])).toBe('match');
     expect(compareBirthDate('1964', ['1960', '1964-07-01'])).toBe('match');
     expect(compareBirthDate('1964', [])).toBe('unknown');
+  });
+
+  it('reads a birth date a year off, or with day and month swapped, as near: neither confirming nor contradicting', () => {
+    expect(birthDateAgreement('1976-04-28', ['1975-04-28'])).toBe('near');
+    expect(birthDateAgreement('1974-04-28', ['1975-04-28'])).toBe('near');
+    expect(birthDateAgreement('1975-08-03', ['1975-03-08'])).toBe('near');
+    expect(birthDateAgreement('1976-04', ['1975-04-11'])).toBe('near');
+    // Two years off, another day, another month: another birth.
+    expect(birthDateAgreement('1977-04-28', ['1975-04-28'])).toBe('mismatch');
+    expect(birthDateAgreement('1975-04-27', ['1975-04-28'])).toBe('mismatch');
+    expect(birthDateAgreement('1976-08-03', ['1975-03-08'])).toBe('mismatch');
+    // One of several dates near, another the same: the best counts.
+    expect(birthDateAgreement('1975-08-03', ['1960', '1975-03-08'])).toBe('near');
+    expect(birthDateAgreement('1975-08-03', ['1975-03-08', '1975-08-03'])).toBe('same day');
+    const weighed = weighFacts(0.85, { dateOfBirth: '1976-04-28' }, record({ birthDates: ['1975-04-28'] }));
+    expect(weighed).toEqual({
+      score: 0.85,
+      outcomes: [{ field: 'date_of_birth', outcome: 'near', effect: 'none', compared_with: ['1975-04-28'] }],
+    });
+  });
+
+  it('keeps a fuzzy match on a record that states no birth date below high when the screening gives one', () => {
+    const undated = weighFacts(
+      0.9,
+      { dateOfBirth: '1975-04-28', countries: ['IQ'] },
+      record({ countries: ['IQ'] }),
+    );
+    expect(undated.score).toBe(UNDATED_RECORD_CEILING);
+    expect(undated.outcomes[0]).toEqual({
+      field: 'date_of_birth',
+      outcome: 'unknown',
+      effect: `capped at ${UNDATED_RECORD_CEILING}`,
+    });
+    // A near-exact name is strong enough alone; without a birth date given nothing is capped.
+    expect(weighFacts(NEAR_EXACT_NAME, { dateOfBirth: '1975-04-28' }, record()).score).toBe(NEAR_EXACT_NAME);
+    expect(weighFacts(0.9, { countries: ['IQ'] }, record({ countries: ['IQ'] })).score).toBeCloseTo(0.92, 10);
+    // A weaker match is not touched, and an identifier still decides.
+    expect(weighFacts(0.7, { dateOfBirth: '1975-04-28' }, record()).score).toBe(0.7);
+    const identified = weighFacts(
+      0.6,
+      { dateOfBirth: '1975-04-28', identifiers: [{ type: 'passport', value: 'A123' }] },
+      record({ identifiers: [{ type: 'passport', value: 'A123' }] }),
+    );
+    expect(identified.score).toBe(1);
   });
 
   it('lowers a match whose birth date contradicts every birth date of the record', () => {
@@ -94,9 +140,9 @@ describe('facts that confirm or rule out a name match', () => {
     expect(weighed.score).toBeCloseTo(IDENTITY_DOCUMENT_MISMATCH_FACTOR, 10);
   });
 
-  it('changes nothing where either side does not know', () => {
-    const weighed = weighFacts(0.8, { dateOfBirth: '1991', countries: ['BR'] }, record());
-    expect(weighed.score).toBe(0.8);
+  it('changes nothing where either side does not know, below the ceiling of an undated record', () => {
+    const weighed = weighFacts(0.75, { dateOfBirth: '1991', countries: ['BR'] }, record());
+    expect(weighed.score).toBe(0.75);
     expect(weighed.outcomes.map((o) => [o.field, o.outcome, o.effect])).toEqual([
       ['date_of_birth', 'unknown', 'none'],
       ['countries', 'unknown', 'none'],
