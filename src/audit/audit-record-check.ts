@@ -5,10 +5,14 @@ import { ACCOUNT_COLUMN, type AuditedTable, recordHashSql } from './audited-reco
 /** At most this many records are reported per table (the first ones found). */
 export const RECORD_PROBLEMS_MAX = 1_000;
 
-/** A decision, alert, monitor, account, API key or dashboard user whose current row does not match the latest change the log holds of it. */
+/**
+ * A decision, alert, monitor, account, API key or dashboard user whose current row does not match
+ * the latest change the log holds of it; or a stored screening whose request the log does not hold
+ * (audit-screening-check.ts).
+ */
 export interface RecordProblem {
   chain_id: string;
-  table: AuditedTable;
+  table: AuditedTable | 'screenings';
   record_id: string;
   reason: string;
 }

@@ -4,6 +4,7 @@ import type { AuditLogRow } from '../store/schema.js';
 import { ANONYMOUS_CHAIN_ID, auditRowHash, GENESIS_HASH } from './audit-chain.js';
 import type { AuditCheckpoint } from './audit-checkpoint.js';
 import { checkRecords, type RecordProblem } from './audit-record-check.js';
+import { checkScreenings } from './audit-screening-check.js';
 import type { AuditedTable } from './audited-records.js';
 
 const AUDITED_TABLES: readonly AuditedTable[] = [
@@ -34,7 +35,12 @@ export interface AuditVerification {
   breaks: ChainBreak[];
   /** Decisions, alerts, monitors, accounts, API keys and users held to the latest change the log chains of each. */
   records_checked: number;
-  /** Those that do not match it: edited, deleted, or not in the log (at most 1,000 per table). */
+  /** Stored screenings held to their request's row (not those of the last SCREENING_AUDIT_GRACE_MS). */
+  screenings_checked: number;
+  /**
+   * Those that do not match it: edited, deleted, or not in the log; and screenings whose request's
+   * row is not in the log (at most 1,000 per table).
+   */
   records: RecordProblem[];
 }
 
@@ -49,10 +55,12 @@ export interface AuditVerification {
  * alone cannot reveal.
  *
  * Then the decisions, alerts, monitors, accounts, API keys and users are held to the changes the
- * chains hold of them (audit-record-check.ts).
+ * chains hold of them (audit-record-check.ts), and the stored screenings made before `now` (less a
+ * grace) to their requests' rows (audit-screening-check.ts).
  */
 export async function verifyAuditChains(
   db: Db,
+  now: Date,
   accountId?: string,
   checkpoints?: readonly AuditCheckpoint[],
 ): Promise<AuditVerification> {
@@ -64,6 +72,7 @@ export async function verifyAuditChains(
     rows_checked: 0,
     breaks: [],
     records_checked: 0,
+    screenings_checked: 0,
     records: [],
   };
   const anchors = new Map<string, AuditCheckpoint>();
@@ -98,6 +107,9 @@ export async function verifyAuditChains(
     result.records_checked += checked;
     result.records.push(...problems);
   }
+  const screenings = await checkScreenings(db, accountId, now);
+  result.screenings_checked = screenings.checked;
+  result.records.push(...screenings.problems);
   result.ok = result.breaks.length === 0 && result.records.length === 0;
   return result;
 }

@@ -162,7 +162,10 @@ export function screeningRoutes(app: App, ctx: AppContext): void {
     if (Object.keys(fieldErrors).length > 0)
       return renderConsole(ctx, request, reply, 422, { form, fieldErrors });
     try {
-      const result = await ctx.screening.screen(subjectOf(user), screening);
+      const result = await ctx.screening.screen(subjectOf(user), {
+        request: screening,
+        requestId: String(request.id),
+      });
       const answered = result.cache_hit ? 'cache' : 'live';
       return reply.redirect(`/dashboard/screenings/${result.id}?answered=${answered}`, 303);
     } catch (error) {

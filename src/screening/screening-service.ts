@@ -99,6 +99,16 @@ export type GroupRecordedWith = (
  */
 export type KeptWith = (result: StoredResult, store: (trx: Db) => Promise<void>) => Promise<void>;
 
+/**
+ * A request to screen, with the id of the request whose audit row records it (an API or dashboard
+ * request's id, or the id background work audits under): stored with the screening, so that
+ * `audit verify` finds a stored screening whose audit row was lost.
+ */
+export interface AuditedScreeningRequest {
+  request: ScreeningRequest;
+  requestId: string;
+}
+
 /** A screening up to storing: a live one with its record, or a cache hit as the cached bytes. */
 type Evaluated = { started: number } & (
   | { cached: true; resultBytes: Buffer }
@@ -137,7 +147,7 @@ export class ScreeningService {
   /** Screens, counts and stores; `keptWith`: only together with what the caller stores (see KeptWith). */
   async screen(
     key: ScreeningSubject,
-    request: ScreeningRequest,
+    request: AuditedScreeningRequest,
     keptWith?: KeptWith,
   ): Promise<ScreeningResult> {
     return answer(await this.screenOnce(key, request, keptWith));
@@ -147,14 +157,14 @@ export class ScreeningService {
    * `screen` for an answer sent as it is: as JSON bytes, so a cache hit is never decoded or parsed
    * and a live result never serialised or encoded a second time (see `answerBytes`).
    */
-  async screenToJson(key: ScreeningSubject, request: ScreeningRequest): Promise<ScreeningAnswer> {
+  async screenToJson(key: ScreeningSubject, request: AuditedScreeningRequest): Promise<ScreeningAnswer> {
     const evaluated = await this.screenOnce(key, request);
     return { json: (durationMs) => answerBytes(storedBytesOf(evaluated), evaluated.cached, durationMs) };
   }
 
   private async screenOnce(
     key: ScreeningSubject,
-    request: ScreeningRequest,
+    request: AuditedScreeningRequest,
     keptWith?: KeptWith,
   ): Promise<Evaluated> {
     const subject = subjectOf(key);
@@ -181,7 +191,7 @@ export class ScreeningService {
    */
   async screenGroup(
     key: ScreeningSubject,
-    requests: readonly ScreeningRequest[],
+    requests: readonly AuditedScreeningRequest[],
     recordedWith?: GroupRecordedWith,
   ): Promise<Array<ScreeningResult | ServiceError>> {
     const subject = subjectOf(key);
@@ -232,7 +242,7 @@ export class ScreeningService {
    */
   async screenUncounted(
     subject: UsageSubject,
-    request: ScreeningRequest,
+    request: AuditedScreeningRequest,
     alongside: (result: StoredResult) => Record<string, RawBuilder<unknown>> | undefined,
     afterStore: (trx: Db, result: StoredResult) => Promise<void>,
   ): Promise<{ result: StoredResult; stored: boolean }> {
@@ -251,7 +261,7 @@ export class ScreeningService {
   /** Everything up to storing: validation, the early quota check, the cache, or the sources. */
   private async evaluate(
     subject: UsageSubject,
-    request: ScreeningRequest,
+    { request, requestId }: AuditedScreeningRequest,
     checkQuota = true,
     useCache = true,
   ): Promise<Evaluated> {
@@ -330,6 +340,7 @@ export class ScreeningService {
       sourceVersions: versions,
       subjectKey: party,
       reference: resolved.reference,
+      requestId,
     };
     // An answer missing a failed source is not kept: the next request asks that source again.
     return {

@@ -23,6 +23,8 @@ export interface ScreeningRecord {
   /** Whom the screening is about (screening-subject.ts): decisions on its flags belong to it. */
   subjectKey: string;
   reference: string | undefined;
+  /** The request whose audit row records the screening: `audit verify` holds the row to the log by it. */
+  requestId: string;
 }
 
 /**
@@ -61,18 +63,29 @@ export async function storeScreenings(
   const rows = records.map(
     // A buffer parameter goes in binary form, which for `json` is its UTF-8 text, checked as text is
     // (`json_recv`); for `jsonb` it would not be (its binary form starts with a version byte).
-    ({ result, resultBytes, type, options, sourceErrors, sourceVersions, subjectKey, reference }) => sql`(
+    ({
+      result,
+      resultBytes,
+      type,
+      options,
+      sourceErrors,
+      sourceVersions,
+      subjectKey,
+      reference,
+      requestId,
+    }) => sql`(
       ${result.id}::uuid, ${result.entity}, ${type}, ${JSON.stringify(options)}::jsonb, ${resultBytes}::json,
       ${JSON.stringify(sourceErrors)}::jsonb, ${JSON.stringify(sourceVersions)}::jsonb, ${result.risk_score}::int,
-      ${result.risk_level}, ${new Date(result.timestamp)}::timestamptz, ${subjectKey}::text, ${reference ?? null}::text)`,
+      ${result.risk_level}, ${new Date(result.timestamp)}::timestamptz, ${subjectKey}::text, ${reference ?? null}::text,
+      ${requestId}::text)`,
   );
   const insert = sql`
     INSERT INTO screenings (id, account_id, key_id, user_id, entity, query_type, request_options, result,
-      source_errors, source_versions, risk_score, risk_level, created_at, subject_key, reference)
+      source_errors, source_versions, risk_score, risk_level, created_at, subject_key, reference, request_id)
     SELECT v.id, ${subject.accountId}, ${subject.keyId}::uuid, ${subject.userId ?? null}::uuid, v.entity, v.query_type, v.request_options, v.result,
-      v.source_errors, v.source_versions, v.risk_score, v.risk_level, v.created_at, v.subject_key, v.reference
+      v.source_errors, v.source_versions, v.risk_score, v.risk_level, v.created_at, v.subject_key, v.reference, v.request_id
     FROM admitted, (VALUES ${sql.join(rows)}) AS v (id, entity, query_type, request_options, result, source_errors,
-      source_versions, risk_score, risk_level, created_at, subject_key, reference)
+      source_versions, risk_score, risk_level, created_at, subject_key, reference, request_id)
     RETURNING id, result`;
   await usage.count(subject, { [STORED_SCREENINGS]: insert, ...alongside }, counted, within);
 }

@@ -152,6 +152,11 @@ export interface ScreeningTable {
   subject_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** The caller's own id of the party, when the request gave one. */
   reference: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * The request whose audit row records the screening (migration 0020): held to the log by
+   * `audit verify`; null for screenings stored before.
+   */
+  request_id: ColumnType<string | null, string | null | undefined, never>;
 }
 
 /** An analyst's decision on a listed record for one subject (see migrations/0014-decisions.ts). */

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCREENING_AUDIT_GRACE_MS } from '../../src/audit/audit-screening-check.js';
 import { AdminClient } from '../../src/cli/admin-client.js';
 import { runAudit } from '../../src/cli/audit.js';
 import { type Backend, backends } from '../support/backends.js';
+import { accountWithUser, DashboardClient } from '../support/dashboard-client.js';
 import { isolatedBackend } from '../support/isolated-database.js';
 import { ListServer } from '../support/list-server.js';
 import { FIXTURE_LISTS_DIR } from '../support/real-lists.js';
@@ -16,8 +19,11 @@ const WITHOUT_GASTON = UN_XML.replace(GASTON_RECORD, '');
 
 /**
  * Decisions, alerts and monitors are in the tamper-evident log: each change is chained with the
- * changed row's hash in the change's own transaction, and `audit verify` holds the rows to it. A
- * database of its own: the edits below must not meet other suites' whole-log verifications.
+ * changed row's hash in the change's own transaction, and `audit verify` holds the rows to it.
+ * A screening's row is its request's, written after the response by the buffered AuditWriter: a
+ * process killed within the buffer stores the screening without it, and `audit verify` names such
+ * a screening. A database of its own: the edits below must not meet other suites' whole-log
+ * verifications.
  */
 describe.each(backends())('audited changes ($name)', (shared) => {
   let backend: Backend;
@@ -236,5 +242,129 @@ describe.each(backends())('audited changes ($name)', (shared) => {
       ['alerts', alerts[0].id],
       ['monitors', gone.body.id],
     ]);
+  }, 180_000);
+
+  /** The account's screenings made before the grace began: verify holds them to the log now. */
+  async function pastTheGrace(accountId: string) {
+    await sql`UPDATE screenings SET created_at = created_at - ${`${SCREENING_AUDIT_GRACE_MS * 2} milliseconds`}::interval
+      WHERE account_id = ${accountId}`.execute(db());
+  }
+
+  /**
+   * What a kill -9 within the audit writer's buffer leaves: the request's row, the last of its
+   * chain, never written, and the chain's head where it was before it (the chain itself intact).
+   */
+  async function loseRequestRow(accountId: string, requestId: string) {
+    await api.runtime.ctx.audit.flush();
+    const last = await db()
+      .selectFrom('audit_log')
+      .select(['id', 'seq', 'request_id', 'prev_hash'])
+      .where('chain_id', '=', accountId)
+      .orderBy('seq', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(last.request_id).toBe(requestId);
+    await db().deleteFrom('audit_log').where('id', '=', last.id).execute();
+    await db()
+      .updateTable('audit_chain_heads')
+      .set({ seq: Number(last.seq) - 1, hash: last.prev_hash })
+      .where('chain_id', '=', accountId)
+      .execute();
+  }
+
+  it("names a stored screening whose request's audit row was lost, once past the writer's grace", async () => {
+    const { account, key } = await api.createAccount('professional');
+    const kept = await api.request('POST', '/v1/screen', { key, body: { query: 'Kept Row Trading Ltd' } });
+    const lost = await api.request('POST', '/v1/screen', { key, body: { query: 'Lost Row Trading Ltd' } });
+    expect(lost.status).toBe(200);
+    expect(lost.body.cache_hit).toBe(false);
+    await loseRequestRow(account.id, lost.headers.get('x-request-id')!);
+
+    // Just screened: its row could still be in another instance's buffer.
+    const fresh = await api.admin('POST', `/admin/v1/audit/verify?account=${account.id}`);
+    expect(fresh.body).toMatchObject({ ok: true, breaks: [], screenings_checked: 0, records: [] });
+
+    await pastTheGrace(account.id);
+    const { code, output } = await cliVerify('--account', account.id);
+    expect(code).toBe(3);
+    expect(output).toMatchObject({ ok: false, breaks: [], screenings_checked: 2 });
+    expect(output.records).toEqual([
+      {
+        chain_id: account.id,
+        table: 'screenings',
+        record_id: lost.body.id,
+        reason: expect.stringMatching(
+          new RegExp(`its request \\(${lost.headers.get('x-request-id')}\\) is not in the audit log`),
+        ),
+      },
+    ]);
+    expect(output.records.map((r: any) => r.record_id)).not.toContain(kept.body.id);
+    // The whole log's verification names it too, and only it: the other tests' screenings have their rows.
+    const all = await cliVerify();
+    expect(all.output.records.filter((r: any) => r.table === 'screenings')).toEqual(output.records);
+
+    // A screening stored before screenings named their request (migration 0020) is not held.
+    await db()
+      .updateTable('screenings')
+      .set({ request_id: null } as never)
+      .where('id', '=', lost.body.id)
+      .execute();
+    const older = await api.admin('POST', `/admin/v1/audit/verify?account=${account.id}`);
+    expect(older.body).toMatchObject({ ok: true, screenings_checked: 1, records: [] });
+  });
+
+  it("holds API and console screenings, batch items and monitors' screenings to their rows: all clean", async () => {
+    await publish(WITHOUT_GASTON);
+    const user = await accountWithUser(api, 'professional');
+    const { accountId, key } = user;
+    expect(
+      (await api.request('POST', '/v1/screen', { key, body: { query: 'Plain Api Screening Ltd' } })).status,
+    ).toBe(200);
+    // The dashboard's console.
+    const browser = new DashboardClient(api.baseUrl);
+    expect((await browser.signIn(user.email, user.password)).status).toBe(303);
+    await browser.get('/dashboard/screen');
+    const consoled = await browser.post('/dashboard/screen', {
+      _csrf: browser.csrf,
+      type: 'entity',
+      query: 'Console Screening Ltd',
+    });
+    expect(consoled.location).toMatch(/answered=live$/);
+    // A batch's items, screened by the batch worker.
+    const batch = await api.request('POST', '/v1/screen/batch', {
+      key,
+      body: { items: [{ query: 'Batch Item One Ltd' }, { query: 'Batch Item Two Ltd' }] },
+    });
+    expect(batch.status).toBe(202);
+    await api.runtime.batchWork.settle();
+    // A monitor's first screening in its request, imported monitors' in the background.
+    const created = await api.request('POST', '/v1/monitors', {
+      key,
+      body: { type: 'person', query: GASTON, reference: 'watched' },
+    });
+    expect(created.status).toBe(201);
+    const imported = await api.request('POST', '/v1/monitors/import', {
+      key,
+      rawBody: 'query,type\nImported Party One,person\nImported Party Two,person\n',
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(imported.status).toBe(202);
+    await api.runtime.firstScreenings.settle();
+    // GASTON listed: the monitor's re-screening is stored with the alert it raises.
+    await publish(UN_XML);
+    expect((await api.request('GET', '/v1/alerts', { key })).body.data).toHaveLength(1);
+
+    const stored = await db()
+      .selectFrom('screenings')
+      .select(['request_id'])
+      .where('account_id', '=', accountId)
+      .execute();
+    // The API, the console, 2 items, the monitor, 2 imported, the re-screening.
+    expect(stored).toHaveLength(8);
+    for (const row of stored) expect(row.request_id).toEqual(expect.any(String));
+
+    await api.runtime.ctx.audit.flush();
+    await pastTheGrace(accountId);
+    const verified = await api.admin('POST', `/admin/v1/audit/verify?account=${accountId}`);
+    expect(verified.body).toMatchObject({ ok: true, breaks: [], screenings_checked: 8, records: [] });
   }, 180_000);
 });

@@ -219,6 +219,7 @@ describe.each(backends())('audit log tampering ($name)', (shared) => {
       rows_checked: 2,
       breaks: [],
       records_checked: 2,
+      screenings_checked: 0,
       records: [],
     });
   });

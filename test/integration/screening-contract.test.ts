@@ -340,7 +340,10 @@ describe.each(backends())('screening cache and list versions ($name)', (shared) 
 
       // The write is sent by the time the answer is ready, not in a later turn of the loop.
       const subject = { accountId: account.id, keyId, plan: 'professional' as const };
-      await screening.screenToJson(subject, { query: 'Abu Bakr al-Baghdadi', type: 'person' });
+      await screening.screenToJson(subject, {
+        request: { query: 'Abu Bakr al-Baghdadi', type: 'person' },
+        requestId: 'contract-test',
+      });
       expect(cache.writes).toBe(2);
     } finally {
       await api.close();

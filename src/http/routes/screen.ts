@@ -240,7 +240,10 @@ export function screenRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const answer = await ctx.screening.screenToJson(request.apiKey!, request.body);
+      const answer = await ctx.screening.screenToJson(request.apiKey!, {
+        request: request.body,
+        requestId: String(request.id),
+      });
       // The answer is already JSON bytes (see answerBytes): nothing is serialised or encoded after
       // this, so duration_ms, measured here, runs from the request's receipt to its response being sent.
       // The answer carries whole milliseconds; Server-Timing the precise figure of the same reading.

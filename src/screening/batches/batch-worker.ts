@@ -87,7 +87,7 @@ export class BatchWorker extends ClaimLoop<ClaimedItem[]> {
     const outcomes = first.accountActive
       ? await this.deps.screening.screenGroup(
           { accountId: first.accountId, keyId: first.keyId, plan: first.plan },
-          group.map((item) => item.request),
+          group.map((item) => ({ request: item.request, requestId: itemRequestId(item) })),
           (screened) => ({
             batch_items: itemsCompletedStatement(
               screened.map(({ index, result }) => ({ item: group[index]!, result })),
@@ -116,7 +116,7 @@ export class BatchWorker extends ClaimLoop<ClaimedItem[]> {
   private audit(item: ClaimedItem, status: number, latencyMs: number): void {
     this.deps.audit.record({
       id: randomUUID(),
-      request_id: `${item.batchId}:${item.index}`,
+      request_id: itemRequestId(item),
       occurred_at: this.deps.clock.now(),
       account_id: item.accountId,
       key_id: item.keyId,
@@ -131,6 +131,11 @@ export class BatchWorker extends ClaimLoop<ClaimedItem[]> {
       user_agent: null,
     });
   }
+}
+
+/** The id an item's screening is audited under (its audit row's, and its stored screening's). */
+function itemRequestId(item: ClaimedItem): string {
+  return `${item.batchId}:${item.index}`;
 }
 
 /** Claimed items in groups of one batch (one key), at most BATCH_GROUP_ITEMS each, in claim order. */

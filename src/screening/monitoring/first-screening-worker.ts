@@ -90,7 +90,7 @@ export class FirstScreeningWorker extends ClaimLoop<UnscreenedMonitor[]> {
     const outcomes = first.accountActive
       ? await screening.screenGroup(
           key,
-          group.map((monitor) => monitor.request),
+          group.map((monitor) => ({ request: monitor.request, requestId: firstScreeningRequestId(monitor) })),
           (screened) =>
             firstScreenedStatements(
               screened.map(({ index, result }) => ({ monitor: group[index]!, result })),
@@ -125,16 +125,20 @@ export class FirstScreeningWorker extends ClaimLoop<UnscreenedMonitor[]> {
 
   /** The first screening's audit row, as a request creating the monitor would have left. */
   private audit(monitor: UnscreenedMonitor, status: number, latencyMs: number): void {
-    const requestId = `${monitor.importId ?? 'monitor'}:${monitor.id}`;
     this.deps.audit.record(
       monitorAuditRow(monitor, 'first-screening', {
-        requestId,
+        requestId: firstScreeningRequestId(monitor),
         at: this.deps.clock.now(),
         status,
         latencyMs,
       }),
     );
   }
+}
+
+/** The id a first screening is audited under (its audit row's, and its stored screening's). */
+function firstScreeningRequestId(monitor: UnscreenedMonitor): string {
+  return `${monitor.importId ?? 'monitor'}:${monitor.id}`;
 }
 
 /** Claimed monitors in groups of one account and key, at most MONITOR_FIRST_SCREENING_GROUP each. */

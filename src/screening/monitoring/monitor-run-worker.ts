@@ -376,9 +376,11 @@ class ChangeRun {
     // Removed from this version, and not flagged by the screening against the lists in service (a
     // later version in service may have listed the record again: its own change tells).
     let gone: readonly RemovedRecord[] = [];
+    // The alerts' audit rows name this request id: the stored screening names it too.
+    const requestId = `${this.change.id}:${monitor.id}`;
     const { result, stored } = await screening.screenUncounted(
       { accountId: monitor.accountId, keyId: monitor.keyId, plan: monitor.plan, userId: null },
-      monitor.request,
+      { request: monitor.request, requestId },
       (screened) => {
         const stillFlagged = new Set(screened.flags.map((flag) => flag.id));
         gone = this.delta.removed.filter((removed) => !stillFlagged.has(removed.flagId));
@@ -409,7 +411,7 @@ class ChangeRun {
         const raised = await alertsOfScreening(trx, screened.id);
         await recordChanges(
           trx,
-          monitorActor(monitor, 'alerts', `${this.change.id}:${monitor.id}`),
+          monitorActor(monitor, 'alerts', requestId),
           now,
           'alert.raised',
           raised.map((alert) => alert.id),

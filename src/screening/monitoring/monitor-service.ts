@@ -88,7 +88,9 @@ export class MonitorService {
     );
     const createdAt = this.deps.clock.now();
     let monitor: NewMonitor | undefined;
-    const screening = await this.deps.screening.screen(key, request, (result, store) =>
+    // The screening names the creating request, whose `monitor.created` row commits with it.
+    const audited = { request, requestId: actor.request_id };
+    const screening = await this.deps.screening.screen(key, audited, (result, store) =>
       this.deps.db.transaction().execute(async (trx) => {
         const max = plan.monitorsMax;
         if (max !== null && (await lockedMonitorCount(trx, key.accountId)) >= max) throw limitReached(max);

@@ -58,6 +58,10 @@ const VerificationSchema = Type.Object(
     records_checked: Type.Integer({
       description: 'Decisions, alerts, monitors, accounts, API keys and dashboard users held to the log',
     }),
+    screenings_checked: Type.Integer({
+      description:
+        "Stored screenings held to their request's audit row (those of the last minute are not yet: their rows may still be buffered)",
+    }),
     records: Type.Array(
       Type.Object(
         {
@@ -69,15 +73,18 @@ const VerificationSchema = Type.Object(
             Type.Literal('accounts'),
             Type.Literal('api_keys'),
             Type.Literal('users'),
+            Type.Literal('screenings'),
           ]),
           record_id: Type.String(),
-          reason: Type.String({ description: 'Edited, deleted, or not in the audit log' }),
+          reason: Type.String({
+            description: "Edited, deleted, or not in the audit log (a screening: its request's row is not)",
+          }),
         },
         { additionalProperties: false },
       ),
       {
         description:
-          'The rows that do not match the latest change the log chains of them (at most 1,000 per table)',
+          "The rows that do not match the latest change the log chains of them, and the screenings whose request's row the log does not hold (at most 1,000 per table)",
       },
     ),
   },
@@ -97,7 +104,7 @@ export function adminAuditRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['admin'],
         summary:
-          'Verify the hash chains of the audit log (against signed checkpoints when sent) and name the first broken row of each; hold the decisions, alerts, monitors, accounts, API keys and dashboard users to the changes the log chains of them',
+          "Verify the hash chains of the audit log (against signed checkpoints when sent) and name the first broken row of each; hold the decisions, alerts, monitors, accounts, API keys and dashboard users to the changes the log chains of them, and the stored screenings to their requests' rows",
         security,
         querystring: Type.Object(
           { account: Type.Optional(Type.String({ format: 'uuid' })) },
@@ -116,7 +123,7 @@ export function adminAuditRoutes(app: App, ctx: AppContext): void {
     async (request) => {
       // Key uses are evidence of requests for accounts without a chain: written first, like the rows.
       await Promise.all([ctx.audit.flush(), ctx.lastUsed.flush()]);
-      return verifyAuditChains(ctx.db, request.query.account, request.body.checkpoints);
+      return verifyAuditChains(ctx.db, ctx.clock.now(), request.query.account, request.body.checkpoints);
     },
   );
 }
