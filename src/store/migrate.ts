@@ -18,6 +18,7 @@ import * as monitoringRuns from './migrations/0016-monitoring-runs.js';
 import * as batchItemRequest from './migrations/0017-batch-item-request.js';
 import * as auditedChanges from './migrations/0018-audited-changes.js';
 import * as auditedAccountChanges from './migrations/0019-audited-account-changes.js';
+import * as stagedImports from './migrations/0021-staged-imports.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-batch-item-request': batchItemRequest,
   '0018-audited-changes': auditedChanges,
   '0019-audited-account-changes': auditedAccountChanges,
+  '0021-staged-imports': stagedImports,
 };
 
 class CompiledMigrations implements MigrationProvider {
