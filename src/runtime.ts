@@ -30,6 +30,8 @@ import { BatchService } from './screening/batches/batch-service.js';
 import { BatchWorker } from './screening/batches/batch-worker.js';
 import { DecidedSubjects } from './screening/decisions/decided-subjects.js';
 import { DecisionService } from './screening/decisions/decision-service.js';
+import { AbandonedImportWorker } from './screening/monitoring/abandoned-import-worker.js';
+import { abandonDeadImports } from './screening/monitoring/abandoned-imports.js';
 import { FirstScreeningWorker } from './screening/monitoring/first-screening-worker.js';
 import { releaseChangeClaims } from './screening/monitoring/list-change-queue.js';
 import { releaseFirstScreeningClaims } from './screening/monitoring/monitor-import-queue.js';
@@ -110,6 +112,8 @@ export interface Runtime {
   monitorRuns: MonitorRunWorker;
   /** Does imported monitors' first screenings; tests call `settle()` on it. */
   firstScreenings: FirstScreeningWorker;
+  /** Deletes the hidden monitors of imports given up while staged; tests call `settle()` on it. */
+  abandonedImports: AbandonedImportWorker;
   /** Writes signed audit checkpoints when configured; tests call `run()` on it. */
   auditCheckpoints: AuditCheckpointer | undefined;
   /** Flushes pending writes, then closes Redis and the database. */
@@ -159,6 +163,7 @@ export interface Services {
   batchWork: BatchWorker;
   monitorRuns: MonitorRunWorker;
   firstScreenings: FirstScreeningWorker;
+  abandonedImports: AbandonedImportWorker;
   auditCheckpoints: AuditCheckpointer | undefined;
   /** Writes what is buffered (audit rows, last-used times) and stops listening for broadcasts. */
   close(): Promise<void>;
@@ -286,6 +291,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     inService,
     changesReopened: () => monitorRuns.nudge(),
   });
+  const abandonedImports = new AbandonedImportWorker({ db, clock, logger });
   const retention = new RetentionPurge(db, clock, retentionMonths, logger);
   retention.start();
   const sessionPurge = new ExpiredSessionPurge(db, clock, logger);
@@ -307,7 +313,10 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
   if (soleWriter) {
     await releaseChangeClaims(db);
     await releaseFirstScreeningClaims(db);
+    // The process that staged these imports is gone: they are given up, and cleaned up below.
+    await abandonDeadImports(db, clock.now(), true);
   }
+  abandonedImports.start();
   // The work that screens in the background waits for the stored list versions: screened earlier,
   // a batch item or a monitor would be stored missing a list that was only loading.
   // (A loop closed meanwhile, by a shutdown, does not start.)
@@ -362,6 +371,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
       usage,
       sources: screeningSources,
       imported: () => firstScreenings.nudge(),
+      importAbandoned: () => abandonedImports.nudge(),
       inService,
       changesReopened: () => monitorRuns.nudge(),
     }),
@@ -384,6 +394,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
     batchWork,
     monitorRuns,
     firstScreenings,
+    abandonedImports,
     auditCheckpoints: checkpoints,
     close: async () => {
       // Bounded: attempts and items in flight get a few seconds, then resume after the restart.
@@ -393,6 +404,7 @@ export async function assembleServices(deps: ServiceDeps): Promise<Services> {
         batchWork.close(),
         monitorRuns.close(),
         firstScreenings.close(),
+        abandonedImports.close(),
         webhookDelivery.close(),
       ]);
       await Promise.all([
@@ -484,6 +496,7 @@ async function openRuntime(options: RuntimeOptions, lists: ListSettings): Promis
     batchWork: services.batchWork,
     monitorRuns: services.monitorRuns,
     firstScreenings: services.firstScreenings,
+    abandonedImports: services.abandonedImports,
     auditCheckpoints: services.auditCheckpoints,
     close: async () => {
       await services.close();

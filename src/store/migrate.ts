@@ -19,6 +19,7 @@ import * as batchItemRequest from './migrations/0017-batch-item-request.js';
 import * as auditedChanges from './migrations/0018-audited-changes.js';
 import * as auditedAccountChanges from './migrations/0019-audited-account-changes.js';
 import * as screeningRequestId from './migrations/0020-screening-request-id.js';
+import * as stagedImports from './migrations/0021-staged-imports.js';
 
 /**
  * Migrations are compiled into the program (no directory scan), so the built service and the
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018-audited-changes': auditedChanges,
   '0019-audited-account-changes': auditedAccountChanges,
   '0020-screening-request-id': screeningRequestId,
+  '0021-staged-imports': stagedImports,
 };
 
 class CompiledMigrations implements MigrationProvider {

@@ -218,6 +218,12 @@ export interface MonitorImportTable {
   total: number;
   created_at: Timestamp;
   completed_at: Timestamp | null;
+  /** When it was stored whole: its monitors are hidden until then (migration 0021). */
+  stored_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The lease of the instance staging it, renewed by every chunk. */
+  staged_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** When it was given up, its monitors never shown; they are then deleted. */
+  abandoned_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** A listed record, in one state, that a monitor is known to be flagged for. */

@@ -40,3 +40,28 @@ export function monitorAuditRow(
     latency_ms: work.latencyMs,
   };
 }
+
+/**
+ * Who deletes the hidden monitors of an import given up while staged (abandoned-imports.ts): the
+ * request `POST /v1/monitors/imports/{id}/abandon` as it would have been made, in the import's
+ * account, under the key that made it.
+ */
+export function abandonedImportActor(staged: {
+  id: string;
+  accountId: string;
+  keyId: string | null;
+}): AuditActor {
+  return {
+    account_id: staged.accountId,
+    request_id: `${staged.id}:abandon`,
+    key_id: staged.keyId,
+    key_prefix: null,
+    key_last4: null,
+    method: 'POST',
+    route: '/v1/monitors/imports/:id/abandon',
+    path: `/v1/monitors/imports/${staged.id}/abandon`,
+    client_ip: null,
+    user_agent: null,
+    user_id: null,
+  };
+}

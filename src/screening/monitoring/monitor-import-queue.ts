@@ -1,73 +1,9 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { PlanId } from '../../accounts/plans.js';
-import { type AuditActor, recordChanges } from '../../audit/audited-change.js';
-import { newId } from '../../ids.js';
 import type { Db } from '../../store/database.js';
 import type { ScreeningRequest } from '../screening-request.js';
 import type { StoredResult } from '../screening-result.js';
-import { lockedMonitorCount } from './monitor-store.js';
 import { MONITOR_FIRST_SCREENING_LEASE_MS } from './monitoring-policy.js';
-
-/** One party of an import, checked and ready to be stored as a monitor. */
-export interface ImportedMonitor {
-  reference: string | null;
-  subjectKey: string;
-  entity: string;
-  queryType: string;
-  request: ScreeningRequest;
-}
-
-/** Monitors are inserted this many per statement (bounded statement size). */
-const INSERT_MONITORS_PER_STATEMENT = 1_000;
-
-/**
- * Stores an import and all its monitors, their first screening due, with one audit row per
- * monitor, in one transaction: the import is taken whole or not at all, and refused (false) when
- * the account would then hold more than `max` live monitors (`null`: no limit).
- */
-export async function insertImport(
-  db: Db,
-  entry: { id: string; accountId: string; keyId: string | null; createdAt: Date },
-  monitors: readonly ImportedMonitor[],
-  max: number | null,
-  actor: AuditActor,
-): Promise<boolean> {
-  return db.transaction().execute(async (tx) => {
-    if (max !== null && (await lockedMonitorCount(tx, entry.accountId)) + monitors.length > max) return false;
-    await tx
-      .insertInto('monitor_imports')
-      .values({
-        id: entry.id,
-        account_id: entry.accountId,
-        key_id: entry.keyId,
-        total: monitors.length,
-        created_at: entry.createdAt,
-      })
-      .execute();
-    const ids = monitors.map(() => newId());
-    for (let at = 0; at < monitors.length; at += INSERT_MONITORS_PER_STATEMENT) {
-      await tx
-        .insertInto('monitors')
-        .values(
-          monitors.slice(at, at + INSERT_MONITORS_PER_STATEMENT).map((monitor, i) => ({
-            id: ids[at + i]!,
-            account_id: entry.accountId,
-            key_id: entry.keyId,
-            reference: monitor.reference,
-            subject_key: monitor.subjectKey,
-            entity: monitor.entity,
-            query_type: monitor.queryType,
-            request: JSON.stringify(monitor.request),
-            created_at: entry.createdAt,
-            import_id: entry.id,
-          })),
-        )
-        .execute();
-    }
-    await recordChanges(tx, actor, entry.createdAt, 'monitor.imported', ids);
-    return true;
-  });
-}
 
 /** A monitor whose first screening this instance has claimed. */
 export interface UnscreenedMonitor {
@@ -81,11 +17,35 @@ export interface UnscreenedMonitor {
 }
 
 /**
- * Claims up to `limit` monitors whose first screening is due, oldest first, for a lease
+ * Claims up to `limit` monitors whose first screening is due, oldest import first, for a lease
  * (`FOR UPDATE SKIP LOCKED`: instances claim side by side, never the same monitor). A claim whose
- * lease lapsed (its instance died) is due again.
+ * lease lapsed (its instance died) is due again. Only an import's monitors are ever due (one made
+ * alone is screened as it is made), and only once the import is stored whole: the monitors are
+ * taken import by import (migration 0021), so a staged import's hidden ones are never read.
  */
 export async function claimUnscreened(db: Db, now: Date, limit: number): Promise<UnscreenedMonitor[]> {
+  const imports = await db
+    .selectFrom('monitor_imports')
+    .select('id')
+    .where('stored_at', 'is not', null)
+    .where('completed_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const claimed: UnscreenedMonitor[] = [];
+  for (const { id } of imports) {
+    if (claimed.length === limit) break;
+    claimed.push(...(await claimOfImport(db, id, now, limit - claimed.length)));
+  }
+  return claimed;
+}
+
+async function claimOfImport(
+  db: Db,
+  importId: string,
+  now: Date,
+  limit: number,
+): Promise<UnscreenedMonitor[]> {
   const until = new Date(now.getTime() + MONITOR_FIRST_SCREENING_LEASE_MS);
   const { rows } = await sql<{
     id: string;
@@ -98,7 +58,8 @@ export async function claimUnscreened(db: Db, now: Date, limit: number): Promise
   }>`
     WITH picked AS (
       SELECT id FROM monitors
-      WHERE first_screened_at IS NULL AND first_screening_error IS NULL AND deleted_at IS NULL
+      WHERE import_id = ${importId}
+        AND first_screened_at IS NULL AND first_screening_error IS NULL AND deleted_at IS NULL
         AND (claimed_until IS NULL OR claimed_until < ${now})
       ORDER BY created_at, id
       LIMIT ${limit}
@@ -196,6 +157,7 @@ export interface ImportView {
   completed_at: string | null;
 }
 
+/** An import stored whole (one staged or abandoned is not found: nothing of it was imported). */
 export async function findImport(db: Db, accountId: string, id: string): Promise<ImportView | undefined> {
   const { rows } = await sql<{
     id: string;
@@ -212,7 +174,7 @@ export async function findImport(db: Db, accountId: string, id: string): Promise
       count(*) FILTER (WHERE m.first_screened_at IS NULL AND m.first_screening_error IS NULL
         AND m.deleted_at IS NULL) AS due
     FROM monitor_imports i LEFT JOIN monitors m ON m.import_id = i.id
-    WHERE i.id = ${id} AND i.account_id = ${accountId}
+    WHERE i.id = ${id} AND i.account_id = ${accountId} AND i.stored_at IS NOT NULL
     GROUP BY i.id`.execute(db);
   const row = rows[0];
   if (!row) return undefined;

@@ -18,7 +18,7 @@ import type { ScreeningService, ScreeningSubject } from '../screening-service.js
 import { subjectKey } from '../screening-subject.js';
 import { type AlertStatus, type AlertView, closeAlert, listAlerts } from './alert-store.js';
 import { reopenChangesMissedBy } from './list-change-queue.js';
-import { findImport, type ImportView, insertImport } from './monitor-import-queue.js';
+import { findImport, type ImportView } from './monitor-import-queue.js';
 import {
   deleteMonitor,
   findMonitor,
@@ -30,6 +30,7 @@ import {
   type StoredMonitor,
 } from './monitor-store.js';
 import { MONITOR_IMPORT_MAX, MONITORING_PAGE_DEFAULT, MONITORING_PAGE_MAX } from './monitoring-policy.js';
+import { storeImport } from './staged-import.js';
 
 /**
  * A monitor as the API shows it: the request it screens with, when it was made, and whether it is
@@ -53,6 +54,8 @@ export interface MonitorServiceDeps {
   sources: () => readonly Source[];
   /** An import was stored: wake this instance's first-screening worker. */
   imported: () => void;
+  /** An import failed while it was staged: wake this instance's clean-up of abandoned imports. */
+  importAbandoned: () => void;
   /** The ids of the list versions this instance has in service. */
   inService: () => string[];
   /** List changes were opened again: wake the monitor runs. */
@@ -130,8 +133,9 @@ export class MonitorService {
   /**
    * Imports many parties at once (at most MONITOR_IMPORT_MAX), as a batch is taken: every row
    * checked first (one bad row refuses the whole import, naming each), the plan's monitor limit and
-   * the month's remaining screenings checked for all of them, then stored in one transaction. Their
-   * first screenings (counted) are done in the background; each monitor is watched from its own.
+   * the month's remaining screenings checked for all of them, then stored in chunks, visible all at
+   * once when the last is in (staged-import.ts). Their first screenings (counted) are done in the
+   * background; each monitor is watched from its own.
    */
   async import(key: ScreeningSubject, submission: BatchSubmission, actor: AuditActor): Promise<ImportView> {
     await this.admitImport(key);
@@ -151,11 +155,18 @@ export class MonitorService {
     const id = newId();
     const createdAt = this.deps.clock.now();
     const entry = { id, accountId: key.accountId, keyId: key.keyId, createdAt };
-    // Stored as background work: its transaction is given the database only when no request is
-    // waiting for it (docs/reliability.md, "Batch work yields").
-    if (!(await inBackground(() => insertImport(this.deps.db, entry, monitors, plan.monitorsMax, actor)))) {
-      throw limitReached(plan.monitorsMax ?? 0);
+    // Stored as background work, in chunks: each of its transactions is given the database only
+    // when no request is waiting for it (docs/reliability.md, "Batch work yields").
+    let stored: boolean;
+    try {
+      stored = await inBackground(() =>
+        storeImport(this.deps.db, entry, monitors, plan.monitorsMax, actor, () => this.deps.clock.now()),
+      );
+    } catch (error) {
+      this.deps.importAbandoned();
+      throw error;
     }
+    if (!stored) throw limitReached(plan.monitorsMax ?? 0);
     this.deps.imported();
     return {
       id,

@@ -7,6 +7,7 @@ import { newestFirstPage } from '../../store/page-cursor.js';
 import type { MonitorTable } from '../../store/schema.js';
 import type { ScreeningRequest } from '../screening-request.js';
 import type { ScreenedFlag } from '../screening-result.js';
+import { isVisibleMonitor, stagedMonitorsOf } from './monitor-visibility.js';
 
 /** A monitor as stored: the request it screens with, and whose it is. */
 export interface StoredMonitor {
@@ -84,8 +85,9 @@ export async function insertMonitor(
 }
 
 /**
- * The account's live monitors, counted with its row locked until the transaction ends: creations
- * and imports of one account count one after the other, so none goes over the plan's limit.
+ * The monitors the account holds, counted with its row locked until the transaction ends:
+ * creations and imports of one account count one after the other, so none goes over the plan's
+ * limit.
  */
 export async function lockedMonitorCount(trx: Db, accountId: string): Promise<number> {
   // NO KEY UPDATE: the account's screenings (whose foreign key takes KEY SHARE) go on meanwhile.
@@ -93,15 +95,17 @@ export async function lockedMonitorCount(trx: Db, accountId: string): Promise<nu
   return monitorCount(trx, accountId);
 }
 
-/** The account's live monitors (unlocked: a check before the work, the locked count decides). */
+/**
+ * The monitors the account holds: its live visible ones and those its staged imports will add, in
+ * one statement (one snapshot: an import made visible meanwhile is counted once). Unlocked, a check
+ * before the work; the locked count decides.
+ */
 export async function monitorCount(db: Db, accountId: string): Promise<number> {
-  const { count } = await db
-    .selectFrom('monitors')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('account_id', '=', accountId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(count);
+  const { rows } = await sql<{ count: string }>`
+    SELECT (SELECT count(*) FROM monitors m
+      WHERE m.account_id = ${accountId} AND m.deleted_at IS NULL AND ${isVisibleMonitor('m')})
+      + ${stagedMonitorsOf(accountId)} AS count`.execute(db);
+  return Number(rows[0]?.count ?? 0);
 }
 
 const COLUMNS = [
@@ -160,6 +164,7 @@ export async function findMonitor(db: Db, accountId: string, id: string): Promis
     .where('id', '=', id)
     .where('account_id', '=', accountId)
     .where('deleted_at', 'is', null)
+    .where(isVisibleMonitor('monitors'))
     .executeTakeFirst();
   return row ? fromRow(row) : undefined;
 }
@@ -180,7 +185,8 @@ export async function listMonitors(
     .selectFrom('monitors')
     .select([...COLUMNS])
     .where('account_id', '=', accountId)
-    .where('deleted_at', 'is', null);
+    .where('deleted_at', 'is', null)
+    .where(isVisibleMonitor('monitors'));
   if (filter.reference !== undefined) query = query.where('reference', '=', filter.reference);
   const page = await newestFirstPage(query, filter.cursor, filter.limit);
   return { data: page.rows.map(fromRow), next_cursor: page.next_cursor };
@@ -199,6 +205,7 @@ export async function deleteMonitor(db: Db, actor: AuditActor, id: string, now: 
       .where('id', '=', id)
       .where('account_id', '=', actor.account_id)
       .where('deleted_at', 'is', null)
+      .where(isVisibleMonitor('monitors'))
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return false;
     await recordChanges(trx, actor, now, 'monitor.deleted', [id]);
@@ -208,7 +215,8 @@ export async function deleteMonitor(db: Db, actor: AuditActor, id: string, now: 
 
 /**
  * Live, watched monitors (first screened) of every account after `after` in id order, `limit` of
- * them: a run's next page. With `firstScreenedSince`, only those first screened since then.
+ * them: a run's next page. With `firstScreenedSince`, only those first screened since then. (A
+ * staged import's monitors are hidden from the first screenings, so none of them is watched.)
  */
 export async function runMonitorsPage(
   db: Db,
