@@ -231,15 +231,30 @@ export function assertItemCount(count: number, limit: ItemsLimit): void {
   }
 }
 
-/** The refusal of a list of parties some of whose items are bad: every problem, by item. */
+/**
+ * The refusal of a list of parties some of whose items are bad: every problem, by item (stably:
+ * an item's problems keep their order). Each pointer is read once: sorting 100,000 problems by
+ * reading two pointers per comparison held the event loop 0.3 to 0.8 s.
+ */
 export function itemsRefused(errors: FieldError[], total: number): ServiceError {
-  errors.sort((a, b) => itemIndexOf(a) - itemIndexOf(b));
-  const bad = new Set(errors.map(itemIndexOf)).size;
-  return invalid(`${bad} of the ${total} items are not valid; nothing was queued.`, errors);
+  const indexes = errors.map(itemIndexOf);
+  const inOrder = indexes.every((index, i) => i === 0 || indexes[i - 1]! <= index);
+  const sorted = inOrder
+    ? errors
+    : indexes
+        .map((index, i) => ({ index, i }))
+        .sort((a, b) => a.index - b.index || a.i - b.i)
+        .map(({ i }) => errors[i]!);
+  const bad = new Set(indexes).size;
+  return invalid(`${bad} of the ${total} items are not valid; nothing was queued.`, sorted);
 }
 
+const ITEMS_PREFIX = '/items/';
+
+/** The item a problem is about: the number after `/items/` (NaN for a problem of the list). */
 function itemIndexOf(error: FieldError): number {
-  return Number(error.pointer.split('/')[2]);
+  const end = error.pointer.indexOf('/', ITEMS_PREFIX.length);
+  return Number(error.pointer.slice(ITEMS_PREFIX.length, end < 0 ? undefined : end));
 }
 
 /** An item checked as `POST /v1/screen` checks a request; a CSV's item names its `line` in each error. */
