@@ -9,12 +9,16 @@
  * max are reported for the import's request (parse, check, store) and for the 5 s after it (the
  * first screenings, background work), beside the same screenings with no import.
  *
- * Cases: 100,000 one-letter CSV rows (a 422 for every row); a valid 100,000-row CSV and JSON
- * import on an account whose month has no room for them (402 after parsing); six bad CSV imports
- * at once; a Starter key posting 31 MB (403 before the body is read).
+ * Cases: nothing posted (the machine's own noise); 100,000 one-letter rows in CSV and in JSON (a
+ * 422 for every row); 100,000 JSON items with a field the schema does not know, and 32 MB of
+ * numbers as a JSON import's items (422); a valid 100,000-row CSV and JSON import on an account
+ * whose month has no room for them (402 after parsing), and the same in JSON with long names, about
+ * the largest body taken (32 MB); six bad CSV imports at once; a Starter key posting 31 MB (403
+ * before the body is read); batches of 10,000 one-letter rows in CSV and JSON.
  *
  *   npm run bench:import-stall             # embedded; DATABASE_URL (+ REDIS_URL) for PostgreSQL
  *   npm run bench:import-stall -- screenings   # the live screenings' part only
+ *   npm run bench:import-stall -- json         # the JSON bodies' health stalls only
  */
 import { FIXTURE_LISTS_DIR } from '../test/support/real-lists.js';
 import { apiCall, startService } from './support/service.js';
@@ -171,7 +175,8 @@ async function main() {
       });
       return made.key.key as string;
     };
-    await liveScreenings(service, account);
+    const jsonOnly = process.argv.includes('json');
+    if (!jsonOnly) await liveScreenings(service, account);
     if (process.argv.includes('screenings')) return;
     const professional = await account('professional');
     const starter = await account('starter');
@@ -180,11 +185,56 @@ async function main() {
     const validJson = JSON.stringify({
       items: Array.from({ length: ROWS }, (_, i) => ({ query: `Person Number ${i}`, type: 'person' })),
     });
+    const oneLetterJson = (rows: number) =>
+      JSON.stringify({ items: Array.from({ length: rows }, () => ({ query: 'x' })) });
+    // Items the schema refuses (every one has a field it does not know).
+    const unknownFieldJson = JSON.stringify({
+      items: Array.from({ length: ROWS }, () => ({ query: 'x', kind: 'person' })),
+    });
+    // As many items as fit in the body limit (each `1,`): none can be an item.
+    const manyNumbersJson = `{"items":[${'1,'.repeat(16 * 2 ** 20 - 8)}1]}`;
+    // 100,000 items as long as the body limit allows: the longest JSON.parse a body can cost.
+    const padding = 'N'.repeat(300);
+    const largestJson = JSON.stringify({
+      items: Array.from({ length: ROWS }, (_, i) => ({ query: `${padding} ${i}`, type: 'person' })),
+    });
     const big = `query\n${'Some Long Name To Fill The Body\n'.repeat(1_000_000)}`;
+    const noise = "nothing posted for 2 s (the machine's own noise)";
     const cases: Array<[string, () => Promise<Figures[]>]> = [
+      [noise, () => new Promise((resolve) => setTimeout(() => resolve([]), 2_000))],
       [
         '100,000 one-letter rows, CSV',
         async () => [await post(service.url, professional, '/v1/monitors/import', oneLetter, 'text/csv')],
+      ],
+      [
+        '100,000 one-letter rows, JSON',
+        async () => [
+          await post(
+            service.url,
+            professional,
+            '/v1/monitors/import',
+            oneLetterJson(ROWS),
+            'application/json',
+          ),
+        ],
+      ],
+      [
+        '100,000 items with an unknown field, JSON',
+        async () => [
+          await post(service.url, professional, '/v1/monitors/import', unknownFieldJson, 'application/json'),
+        ],
+      ],
+      [
+        `${(manyNumbersJson.length / 2 ** 20).toFixed(0)} MB of numbers as items, JSON`,
+        async () => [
+          await post(service.url, professional, '/v1/monitors/import', manyNumbersJson, 'application/json'),
+        ],
+      ],
+      [
+        `100,000 long names, JSON (${(largestJson.length / 2 ** 20).toFixed(1)} MB)`,
+        async () => [
+          await post(service.url, professional, '/v1/monitors/import', largestJson, 'application/json'),
+        ],
       ],
       [
         '100,000 valid rows, CSV (more than remain)',
@@ -221,8 +271,21 @@ async function main() {
           ),
         ],
       ],
+      [
+        'batch: 10,000 one-letter rows, JSON',
+        async () => [
+          await post(
+            service.url,
+            professional,
+            '/v1/screen/batch',
+            oneLetterJson(10_000),
+            'application/json',
+          ),
+        ],
+      ],
     ];
     for (const [name, run] of cases) {
+      if (jsonOnly && !name.includes('JSON') && name !== noise) continue;
       await run(); // once to warm up the path
       const probe = healthProbe(service.url);
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -10,12 +10,22 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
 /** `parsed` (the result of parsing `text`) with every lone surrogate in its strings and keys replaced. */
 export function wellFormedJson<T>(text: string, parsed: T): T {
-  return SURROGATE_ESCAPE.test(text) ? (replaceLoneSurrogates(parsed) as T) : parsed;
+  return mayHoldLoneSurrogates(text) ? wellFormedValue(parsed) : parsed;
+}
+
+/** Whether parsing JSON `text` may give lone surrogates: whether it spells one as an escape. */
+export function mayHoldLoneSurrogates(text: string): boolean {
+  return SURROGATE_ESCAPE.test(text);
 }
 
 /** Parses JSON text into well-formed strings. */
 export function parseWellFormedJson<T = unknown>(text: string): T {
   return wellFormedJson(text, JSON.parse(text) as T);
+}
+
+/** `value` (parsed JSON) with every lone surrogate in its strings and keys replaced, in place. */
+export function wellFormedValue<T>(value: T): T {
+  return replaceLoneSurrogates(value) as T;
 }
 
 function replaceLoneSurrogates(value: unknown): unknown {

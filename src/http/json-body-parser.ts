@@ -12,9 +12,33 @@ import { bodyText } from './body-text.js';
  * before anything is counted or stored.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
-  const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+  parseJsonBodies(app, (text, parsed) => {
+    const nul = mayHoldNul(text) ? nulFields(parsed, '') : [];
+    if (nul.length > 0) {
+      throw new ServiceError(
+        'validation-failed',
+        'The request holds a NUL character, which cannot be stored.',
+        nul,
+      );
+    }
+    return wellFormedJson(text, parsed);
+  });
+}
+
+/**
+ * Adds a JSON parser to `app` that reads the body in its charset and parses it as Fastify does;
+ * `finish` checks or amends what was parsed (and may throw the request's refusal). A scope whose
+ * bodies are checked a part at a time (a long list of parties) finishes nothing here.
+ */
+export function parseJsonBodies(
+  app: FastifyInstance,
+  finish: (text: string, parsed: unknown) => unknown,
+  bodyLimit?: number,
+): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  const limit = bodyLimit !== undefined ? { bodyLimit } : {};
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', ...limit }, (request, body, done) => {
     let text: string;
     try {
       text = bodyText(body as Buffer, request.headers['content-type']); // parseAs 'buffer'
@@ -27,19 +51,14 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
         done(error, undefined);
         return;
       }
-      const nul = NUL_ESCAPE.test(text) ? nulFields(parsed, '') : [];
-      if (nul.length > 0) {
-        done(
-          new ServiceError(
-            'validation-failed',
-            'The request holds a NUL character, which cannot be stored.',
-            nul,
-          ),
-          undefined,
-        );
+      let finished: unknown;
+      try {
+        finished = finish(text, parsed);
+      } catch (refusal) {
+        done(refusal as Error, undefined);
         return;
       }
-      done(null, wellFormedJson(text, parsed));
+      done(null, finished);
     });
   });
 }
@@ -47,8 +66,13 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
 /** JSON can only spell a NUL as an escape: a body without one holds none. */
 const NUL_ESCAPE = /\\u0000/;
 
+/** Whether parsing JSON `text` may give a string holding a NUL. */
+export function mayHoldNul(text: string): boolean {
+  return NUL_ESCAPE.test(text);
+}
+
 /** The JSON pointer of every string (or key) of `value` that holds a NUL. */
-function nulFields(value: unknown, pointer: string): FieldError[] {
+export function nulFields(value: unknown, pointer: string): FieldError[] {
   if (typeof value === 'string') {
     return value.includes('\u0000') ? [{ pointer: pointer || '/', detail: NUL_CHARACTER_DETAIL }] : [];
   }

@@ -1,30 +1,55 @@
+import type { TObject } from 'typebox';
 import { ServiceError } from '../errors.js';
-import { type BatchSubmission, submissionFromCsv } from '../screening/batches/batch-input.js';
+import {
+  type BatchSubmission,
+  type ItemsLimit,
+  submissionFromCsv,
+} from '../screening/batches/batch-input.js';
 import { bodyText } from './body-text.js';
 import type { App } from './context.js';
+import { parseJsonBodies } from './json-body-parser.js';
+import { checkedJsonPartyList, ParsedJsonBody } from './party-list-json.js';
+import { compileValidator } from './validation.js';
+
+/** A CSV body's text, told apart from a JSON body that is a string. */
+class CsvText {
+  constructor(readonly text: string) {}
+}
 
 /**
  * Bodies listing many parties (a batch, an import of monitors): JSON `{items, options}` or a CSV
- * text. CSV bodies are read as text (in their declared charset) only in the scope given; everywhere
- * else a text/csv body is a 415.
+ * text, up to `bodyLimit` bytes, in the scope given (everywhere else a text/csv body is a 415).
+ * Both are only parsed here; `partyListOf` checks them a slice at a time, so the routes' body
+ * schemas document the JSON form and the validator leaves it alone (it took a 100,000-item body
+ * in one piece).
  */
-export function acceptCsvBodies(scope: App, bodyLimit: number): void {
+export function acceptPartyListBodies(scope: App, bodyLimit: number): void {
   scope.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit }, (request, body, done) => {
     try {
-      done(null, bodyText(body as Buffer, request.headers['content-type']));
+      done(null, new CsvText(bodyText(body as Buffer, request.headers['content-type'])));
     } catch (error) {
       done(error as Error, undefined);
     }
   });
+  // NUL characters and lone surrogates are looked for item by item, with the rest of the checks.
+  scope.removeContentTypeParser('application/json');
+  parseJsonBodies(scope, (text, parsed) => new ParsedJsonBody(parsed, text), bodyLimit);
+  scope.setValidatorCompiler((route) => (route.httpPart === 'body' ? () => true : compileValidator(route)));
 }
 
-/** The parties a body lists, in the JSON form whichever form they came in. */
-export async function partyListOf(body: BatchSubmission | string | undefined): Promise<BatchSubmission> {
-  // A schema per content type validates nothing when there is no body (and so no content type).
-  if (body === undefined) {
-    throw new ServiceError('validation-failed', 'The request body does not match the schema.', [
-      { pointer: '/', detail: 'must be a JSON object or a CSV text' },
-    ]);
-  }
-  return typeof body === 'string' ? submissionFromCsv(body) : body;
+/**
+ * The parties a body lists, in the JSON form whichever form they came in: a CSV read, a JSON body
+ * checked against `jsonSchema` (the route's), each a slice at a time; at most `limit` items.
+ */
+export async function partyListOf(
+  body: unknown,
+  jsonSchema: TObject,
+  limit: ItemsLimit,
+): Promise<BatchSubmission> {
+  if (body instanceof CsvText) return submissionFromCsv(body.text);
+  if (body instanceof ParsedJsonBody) return checkedJsonPartyList(body, jsonSchema, limit);
+  // No body (and so no content type): no parser ran.
+  throw new ServiceError('validation-failed', 'The request body does not match the schema.', [
+    { pointer: '/', detail: 'must be a JSON object or a CSV text' },
+  ]);
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { batchResultsCsv } from '../../screening/batches/batch-csv.js';
-import type { BatchSubmission } from '../../screening/batches/batch-input.js';
+import { BATCH_ITEMS_LIMIT } from '../../screening/batches/batch-input.js';
 import {
   BATCH_BODY_LIMIT_BYTES,
   BATCH_ITEMS_MAX,
@@ -8,7 +8,7 @@ import {
   BATCH_RESULTS_PAGE_MAX,
 } from '../../screening/batches/batch-policy.js';
 import type { App, AppContext } from '../context.js';
-import { acceptCsvBodies, partyListOf } from '../party-list-body.js';
+import { acceptPartyListBodies, partyListOf } from '../party-list-body.js';
 import {
   BODY_PROBLEMS,
   COMPLETE_DESCRIPTION,
@@ -108,7 +108,7 @@ const BatchIdParams = Type.Object({ id: Type.String({ description: 'Batch id' })
 
 export function batchRoutes(app: App, ctx: AppContext): void {
   app.register(async (scope: App) => {
-    acceptCsvBodies(scope, BATCH_BODY_LIMIT_BYTES);
+    acceptPartyListBodies(scope, BATCH_BODY_LIMIT_BYTES);
     submitRoute(scope, ctx);
   });
   getRoute(app, ctx);
@@ -140,7 +140,7 @@ function submitRoute(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const submission = await partyListOf(request.body as BatchSubmission | string | undefined);
+      const submission = await partyListOf(request.body, BatchRequest, BATCH_ITEMS_LIMIT);
       const queued = await ctx.batches.submit(request.apiKey!, submission);
       return reply.code(202).header('location', `/v1/screen/batch/${queued.id}`).send(queued);
     },

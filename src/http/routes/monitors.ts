@@ -1,15 +1,15 @@
 import { type TSchema, Type } from 'typebox';
-import type { BatchSubmission } from '../../screening/batches/batch-input.js';
 import {
   ALERT_NOTE_MAX_CHARS,
   MONITOR_IMPORT_BODY_LIMIT_BYTES,
+  MONITOR_IMPORT_ITEMS,
   MONITOR_IMPORT_MAX,
   MONITORING_PAGE_DEFAULT,
   MONITORING_PAGE_MAX,
 } from '../../screening/monitoring/monitoring-policy.js';
 import { REFERENCE_MAX_CHARS } from '../../screening/screening-policy.js';
 import type { App, AppContext } from '../context.js';
-import { acceptCsvBodies, partyListOf } from '../party-list-body.js';
+import { acceptPartyListBodies, partyListOf } from '../party-list-body.js';
 import { auditActor } from '../plugins/audit-trail.js';
 import {
   ActorSchema,
@@ -106,6 +106,14 @@ const Limit = Type.Optional(
   Type.Integer({ minimum: 1, maximum: MONITORING_PAGE_MAX, default: MONITORING_PAGE_DEFAULT }),
 );
 
+const ImportRequest = Type.Object(
+  {
+    items: Type.Array(BatchItem, { minItems: 1, maxItems: MONITOR_IMPORT_MAX }),
+    options: ScreenRequestProperties.options,
+  },
+  { additionalProperties: false },
+);
+
 const ImportSchema = Type.Object(
   {
     id: Uuid,
@@ -122,7 +130,7 @@ const ImportSchema = Type.Object(
 /** Ongoing monitoring: monitors (create, import, list, get, delete) and their alerts (list, close). */
 export function monitorRoutes(app: App, ctx: AppContext): void {
   app.register(async (scope: App) => {
-    acceptCsvBodies(scope, MONITOR_IMPORT_BODY_LIMIT_BYTES);
+    acceptPartyListBodies(scope, MONITOR_IMPORT_BODY_LIMIT_BYTES);
     importRoute(scope, ctx);
   });
   app.get(
@@ -302,15 +310,7 @@ function importRoute(app: App, ctx: AppContext): void {
         security,
         body: {
           content: {
-            'application/json': {
-              schema: Type.Object(
-                {
-                  items: Type.Array(BatchItem, { minItems: 1, maxItems: MONITOR_IMPORT_MAX }),
-                  options: ScreenRequestProperties.options,
-                },
-                { additionalProperties: false },
-              ),
-            },
+            'application/json': { schema: ImportRequest },
             'text/csv': { schema: CsvBody },
           },
         },
@@ -321,7 +321,7 @@ function importRoute(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const submission = await partyListOf(request.body as BatchSubmission | string | undefined);
+      const submission = await partyListOf(request.body, ImportRequest, MONITOR_IMPORT_ITEMS);
       const imported = await ctx.monitors.import(request.apiKey!, submission, auditActor(request));
       return reply.code(202).header('location', `/v1/monitors/imports/${imported.id}`).send(imported);
     },

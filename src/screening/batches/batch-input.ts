@@ -184,14 +184,10 @@ export async function checkBatchItems(
   plan: Plan,
   configured: readonly Source[],
   today: string,
-  limit: { what: string; max: number } = { what: 'batch', max: BATCH_ITEMS_MAX },
+  limit: ItemsLimit = BATCH_ITEMS_LIMIT,
 ): Promise<BatchItemInput[]> {
   const { items } = submission;
-  if (items.length === 0 || items.length > limit.max) {
-    throw invalid(`A ${limit.what} holds 1 to ${limit.max} items.`, [
-      { pointer: '/items', detail: `must hold 1 to ${limit.max} items (got ${items.length})` },
-    ]);
-  }
+  assertItemCount(items.length, limit);
   const slices = new WorkSlices();
   const errors: FieldError[] = [...(submission.rowErrors ?? [])];
   const checked: BatchItemInput[] = [];
@@ -211,16 +207,54 @@ export async function checkBatchItems(
     if ('errors' in resolved) errors.push(...resolved.errors);
     checked.push({ index, reference: item.reference ?? null, request, resolved: resolved.resolved });
   }
-  if (errors.length > 0) {
-    errors.sort((a, b) => itemIndexOf(a) - itemIndexOf(b));
-    const bad = new Set(errors.map(itemIndexOf)).size;
-    throw invalid(`${bad} of the ${items.length} items are not valid; nothing was queued.`, errors);
-  }
+  if (errors.length > 0) throw itemsRefused(errors, items.length);
   return checked;
 }
 
+/** How many items a list of parties may hold, and what it is called in a refusal. */
+export interface ItemsLimit {
+  what: string;
+  max: number;
+}
+
+export const BATCH_ITEMS_LIMIT: ItemsLimit = { what: 'batch', max: BATCH_ITEMS_MAX };
+
+/**
+ * Refuses a list of parties whose count is out of bounds, before any of them is looked at: checking
+ * items beyond the limit would only cost time.
+ */
+export function assertItemCount(count: number, limit: ItemsLimit): void {
+  if (count === 0 || count > limit.max) {
+    throw invalid(`A ${limit.what} holds 1 to ${limit.max} items.`, [
+      { pointer: '/items', detail: `must hold 1 to ${limit.max} items (got ${count})` },
+    ]);
+  }
+}
+
+/**
+ * The refusal of a list of parties some of whose items are bad: every problem, by item (stably:
+ * an item's problems keep their order). Each pointer is read once: sorting 100,000 problems by
+ * reading two pointers per comparison held the event loop 0.3 to 0.8 s.
+ */
+export function itemsRefused(errors: FieldError[], total: number): ServiceError {
+  const indexes = errors.map(itemIndexOf);
+  const inOrder = indexes.every((index, i) => i === 0 || indexes[i - 1]! <= index);
+  const sorted = inOrder
+    ? errors
+    : indexes
+        .map((index, i) => ({ index, i }))
+        .sort((a, b) => a.index - b.index || a.i - b.i)
+        .map(({ i }) => errors[i]!);
+  const bad = new Set(indexes).size;
+  return invalid(`${bad} of the ${total} items are not valid; nothing was queued.`, sorted);
+}
+
+const ITEMS_PREFIX = '/items/';
+
+/** The item a problem is about: the number after `/items/` (NaN for a problem of the list). */
 function itemIndexOf(error: FieldError): number {
-  return Number(error.pointer.split('/')[2]);
+  const end = error.pointer.indexOf('/', ITEMS_PREFIX.length);
+  return Number(error.pointer.slice(ITEMS_PREFIX.length, end < 0 ? undefined : end));
 }
 
 /** An item checked as `POST /v1/screen` checks a request; a CSV's item names its `line` in each error. */

@@ -29,7 +29,7 @@ import {
   type NewMonitor,
   type StoredMonitor,
 } from './monitor-store.js';
-import { MONITOR_IMPORT_MAX, MONITORING_PAGE_DEFAULT, MONITORING_PAGE_MAX } from './monitoring-policy.js';
+import { MONITOR_IMPORT_ITEMS, MONITORING_PAGE_DEFAULT, MONITORING_PAGE_MAX } from './monitoring-policy.js';
 import { storeImport } from './staged-import.js';
 
 /**
@@ -142,10 +142,7 @@ export class MonitorService {
     const plan = PLANS[key.plan];
     const today = isoDay(this.deps.clock.now());
     const configured = this.deps.sources();
-    const items = await checkBatchItems(submission, plan, configured, today, {
-      what: 'monitor import',
-      max: MONITOR_IMPORT_MAX,
-    });
+    const items = await checkBatchItems(submission, plan, configured, today, MONITOR_IMPORT_ITEMS);
     await this.deps.usage.assertRoomFor(
       key,
       items.length,

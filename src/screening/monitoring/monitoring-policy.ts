@@ -1,5 +1,7 @@
 /** The monitoring policies, each a named constant with its unit (documented in docs/monitoring.md). */
 
+import type { ItemsLimit } from '../batches/batch-input.js';
+
 /** Monitors per page of `GET /v1/monitors` and of `GET /v1/alerts`, the most and the default. */
 export const MONITORING_PAGE_MAX = 100;
 export const MONITORING_PAGE_DEFAULT = 50;
@@ -48,6 +50,7 @@ export const MONITOR_RUN_RETRY_BASE_MS = 30_000;
 export const MONITOR_FIRST_SCREENED_SKEW_MS = 60_000;
 /** Parties one import may hold. */
 export const MONITOR_IMPORT_MAX = 100_000;
+export const MONITOR_IMPORT_ITEMS: ItemsLimit = { what: 'monitor import', max: MONITOR_IMPORT_MAX };
 /**
  * An import is stored this many monitors (and their audit rows) per transaction, each chunk its
  * own short transaction: on the embedded database, whose one session every request needs, a
