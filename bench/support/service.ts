@@ -56,6 +56,9 @@ export async function startService(
       DATA_DIR: dataDir,
       ADMIN_TOKEN: adminToken,
       LOG_LEVEL: 'warn',
+      // The mirrors benches read are snapshots that age: a list's age is not what they measure,
+      // and a stale list makes health "degraded", which `waitUntilHealthy` would wait out forever.
+      LISTS_MAX_AGE_DAYS: '0',
       ...NPM_START_MALLOC,
       ...NO_REMOTE_PROVIDERS,
       ...extraEnv,
