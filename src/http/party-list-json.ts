@@ -22,9 +22,14 @@ type Validator = ReturnType<typeof compileValidator>;
 export class ParsedJsonBody {
   readonly mayHoldNul: boolean;
   readonly mayHoldLoneSurrogates: boolean;
+  /**
+   * `itemCount`: how many items the body listed, when the parser stopped parsing them past the
+   * limit (`parseInSlices`); else the parsed array's length says.
+   */
   constructor(
     readonly value: unknown,
     text: string,
+    readonly itemCount?: number,
   ) {
     this.mayHoldNul = mayHoldNul(text);
     this.mayHoldLoneSurrogates = mayHoldLoneSurrogates(text);
@@ -59,7 +64,7 @@ export async function checkedJsonPartyList(
     );
   }
   const { items, options } = body as { items: unknown[]; options?: BatchSubmission['options'] };
-  assertItemCount(items.length, limit);
+  assertItemCount(parsed.itemCount ?? items.length, limit);
   const slices = new WorkSlices();
   const errors: FieldError[] = [];
   for (let index = 0; index < items.length; index++) {

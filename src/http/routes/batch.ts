@@ -108,7 +108,7 @@ const BatchIdParams = Type.Object({ id: Type.String({ description: 'Batch id' })
 
 export function batchRoutes(app: App, ctx: AppContext): void {
   app.register(async (scope: App) => {
-    acceptPartyListBodies(scope, BATCH_BODY_LIMIT_BYTES);
+    acceptPartyListBodies(scope, BATCH_BODY_LIMIT_BYTES, BATCH_ITEMS_LIMIT);
     submitRoute(scope, ctx);
   });
   getRoute(app, ctx);

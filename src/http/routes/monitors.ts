@@ -130,7 +130,7 @@ const ImportSchema = Type.Object(
 /** Ongoing monitoring: monitors (create, import, list, get, delete) and their alerts (list, close). */
 export function monitorRoutes(app: App, ctx: AppContext): void {
   app.register(async (scope: App) => {
-    acceptPartyListBodies(scope, MONITOR_IMPORT_BODY_LIMIT_BYTES);
+    acceptPartyListBodies(scope, MONITOR_IMPORT_BODY_LIMIT_BYTES, MONITOR_IMPORT_ITEMS);
     importRoute(scope, ctx);
   });
   app.get(
