@@ -104,8 +104,8 @@ describe('the OpenSanctions collection built on disk from a stream', () => {
 
   it('finds each entity by its id, and nothing for an id it does not hold', async () => {
     const { entities, collection } = await build(both[1]!);
-    for (const entity of entities) expect(await collection.get(entity.source_id)).toEqual(entity);
-    expect(await collection.get('Q0-not-there')).toBeUndefined();
+    for (const entity of entities) expect(collection.get(entity.source_id)).toEqual(entity);
+    expect(collection.get('Q0-not-there')).toBeUndefined();
     expect(collection.at(entities.length)).toBeUndefined();
   });
 

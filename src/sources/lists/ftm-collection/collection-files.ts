@@ -14,12 +14,17 @@ export const COLLECTION_FILES = {
   names: 'names.jsonl',
   /** One JSON line per relation between two parties (ownership, family, ...), as read (`FtmRelation`). */
   relations: 'relations.jsonl',
+  /**
+   * Id -> position: the entities' id hashes (`idHash`), sorted, then the position of each, both
+   * Uint32 little-endian: a lookup is a binary search, with no string per entity in memory.
+   */
+  ids: 'ids.bin',
   /** What the version is (`CollectionManifest`); written last. */
   manifest: 'manifest.json',
 } as const;
 
 /** The layout of the files; a version of another layout is built again, never misread. */
-export const COLLECTION_FORMAT = 1;
+export const COLLECTION_FORMAT = 2;
 
 export interface CollectionManifest {
   format: typeof COLLECTION_FORMAT;
@@ -46,3 +51,13 @@ export function collectionFile(folder: string, file: keyof typeof COLLECTION_FIL
 }
 
 export const PARTIAL_SUFFIX = '.partial';
+
+/** FNV-1a over an id's UTF-16 code units: the key of `ids.bin`. */
+export function idHash(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}

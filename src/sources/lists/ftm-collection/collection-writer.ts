@@ -6,6 +6,7 @@ import {
   COLLECTION_FORMAT,
   type CollectionManifest,
   collectionFile,
+  idHash,
   PARTIAL_SUFFIX,
 } from './collection-files.js';
 import { SpoolWriter } from './spool-file.js';
@@ -21,6 +22,7 @@ export class CollectionWriter {
   private readonly relations: SpoolWriter;
   private relationCount = 0;
   private offsets: Float64Array = new Float64Array(1024);
+  private idHashes: Uint32Array = new Uint32Array(1024);
   private count = 0;
 
   constructor(private readonly folder: string) {
@@ -46,7 +48,11 @@ export class CollectionWriter {
       const grown = new Float64Array(this.offsets.length * 2);
       grown.set(this.offsets);
       this.offsets = grown;
+      const hashes = new Uint32Array(this.idHashes.length * 2);
+      hashes.set(this.idHashes);
+      this.idHashes = hashes;
     }
+    this.idHashes[this.count] = idHash(entity.source_id);
     this.offsets[this.count] = this.records.append(recordText(entity, rawText));
     this.names.append(Buffer.from(`${JSON.stringify({ id: entity.source_id, kind, names })}\n`, 'utf8'));
     this.count++;
@@ -78,6 +84,7 @@ export class CollectionWriter {
       collectionFile(this.partial, 'offsets'),
       Buffer.from(offsets.buffer, offsets.byteOffset, offsets.byteLength),
     );
+    writeFileSync(collectionFile(this.partial, 'ids'), idTable(this.idHashes.subarray(0, this.count)));
     writeFileSync(collectionFile(this.partial, 'manifest'), `${JSON.stringify(whole, null, 2)}\n`);
     rmSync(this.folder, { recursive: true, force: true });
     renameSync(this.partial, this.folder);
@@ -105,4 +112,17 @@ function recordText(entity: ListEntity, rawText: Buffer | undefined): Buffer {
   const text = JSON.stringify(rest);
   // `rest` always has fields (source, list, ...): its text ends `...}`, and `raw` goes before that.
   return Buffer.concat([Buffer.from(text.slice(0, -1), 'utf8'), RAW_KEY, rawText, CLOSE]);
+}
+
+/** `ids.bin`: the hashes sorted, then the position each belongs to. */
+function idTable(hashes: Uint32Array): Buffer {
+  const order = Uint32Array.from({ length: hashes.length }, (_, k) => k).sort(
+    (a, b) => hashes[a]! - hashes[b]!,
+  );
+  const table = new Uint32Array(hashes.length * 2);
+  order.forEach((ordinal, k) => {
+    table[k] = hashes[ordinal]!;
+    table[hashes.length + k] = ordinal;
+  });
+  return Buffer.from(table.buffer, table.byteOffset, table.byteLength);
 }

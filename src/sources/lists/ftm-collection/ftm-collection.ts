@@ -3,7 +3,7 @@ import type { FtmRelation } from '../../entity-building/ftm-relations.js';
 import type { ListEntity } from '../../list-entity.js';
 import type { MatchableEntity } from '../../matchable-entity.js';
 import { byteLines } from './byte-lines.js';
-import { COLLECTION_FORMAT, type CollectionManifest, collectionFile } from './collection-files.js';
+import { COLLECTION_FORMAT, type CollectionManifest, collectionFile, idHash } from './collection-files.js';
 import { SpoolReader } from './spool-file.js';
 
 /** A name line of `names.jsonl`: what the name index reads of one entity. */
@@ -15,13 +15,15 @@ export interface CollectionNames {
 
 /**
  * One built collection version, read from its folder: the entities stay on disk and are read one
- * at a time, by position (`at`) or by id (`get`, through a table of id hashes: 8 bytes an entity
- * in memory). Each call decodes a fresh object.
+ * at a time, by position (`at`) or by id (`get`, through the table of id hashes written with them:
+ * 8 bytes an entity in memory, read at once when opened). Each call decodes a fresh object.
  */
 export class FtmCollection {
   private readonly offsets: Float64Array;
   private readonly records: SpoolReader;
-  private idTable: IdTable | undefined;
+  /** `ids.bin`: the sorted id hashes, and the position of each. */
+  private readonly idHashes: Uint32Array;
+  private readonly idOrdinals: Uint32Array;
 
   private constructor(
     readonly folder: string,
@@ -32,6 +34,10 @@ export class FtmCollection {
     if (this.offsets.length !== manifest.entities + 1) {
       throw new Error(`${folder}: ${this.offsets.length - 1} offsets for ${manifest.entities} entities`);
     }
+    const ids = readFileSync(collectionFile(folder, 'ids'));
+    const table = new Uint32Array(ids.buffer, ids.byteOffset, ids.byteLength / 4);
+    this.idHashes = table.subarray(0, manifest.entities);
+    this.idOrdinals = table.subarray(manifest.entities);
     this.records = new SpoolReader(collectionFile(folder, 'records'));
   }
 
@@ -60,11 +66,19 @@ export class FtmCollection {
     return JSON.parse(text.toString('utf8')) as ListEntity;
   }
 
-  /** The entity with this `source_id`, or `undefined`. */
-  async get(sourceId: string): Promise<ListEntity | undefined> {
-    this.idTable ??= await IdTable.read(this);
-    for (const ordinal of this.idTable.candidates(sourceId)) {
-      const entity = this.at(ordinal);
+  /** The entity with this `source_id`, or `undefined`: a binary search of the id hashes, and a read of each entity sharing the hash. */
+  get(sourceId: string): ListEntity | undefined {
+    const hash = idHash(sourceId);
+    const hashes = this.idHashes;
+    let low = 0;
+    let high = hashes.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (hashes[middle]! < hash) low = middle + 1;
+      else high = middle;
+    }
+    for (let k = low; k < hashes.length && hashes[k] === hash; k++) {
+      const entity = this.at(this.idOrdinals[k]!);
       if (entity?.source_id === sourceId) return entity;
     }
     return undefined;
@@ -87,50 +101,4 @@ export class FtmCollection {
   close(): void {
     this.records.close();
   }
-}
-
-/**
- * Id -> position, as sorted 32-bit hashes beside their positions: a lookup is a binary search
- * and a check of the few entities sharing the hash, without a string per entity in memory.
- */
-class IdTable {
-  private constructor(
-    private readonly hashes: Uint32Array,
-    private readonly ordinals: Uint32Array,
-  ) {}
-
-  static async read(collection: FtmCollection): Promise<IdTable> {
-    const hashes = new Uint32Array(collection.length);
-    let ordinal = 0;
-    for await (const { id } of collection.names()) hashes[ordinal++] = idHash(id);
-    const order = Uint32Array.from({ length: hashes.length }, (_, k) => k).sort(
-      (a, b) => hashes[a]! - hashes[b]!,
-    );
-    return new IdTable(
-      Uint32Array.from(order, (k) => hashes[k]!),
-      order,
-    );
-  }
-
-  *candidates(id: string): Generator<number> {
-    const hash = idHash(id);
-    let low = 0;
-    let high = this.hashes.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.hashes[middle]! < hash) low = middle + 1;
-      else high = middle;
-    }
-    for (let k = low; k < this.hashes.length && this.hashes[k] === hash; k++) yield this.ordinals[k]!;
-  }
-}
-
-/** FNV-1a over the id's UTF-16 code units. */
-function idHash(id: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) {
-    hash ^= id.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
 }
