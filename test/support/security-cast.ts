@@ -1,6 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import { recordChanges } from '../../src/audit/audited-change.js';
 import { SESSION_COOKIE } from '../../src/dashboard/session-guard.js';
+import { monitorActor } from '../../src/screening/monitoring/monitor-audit.js';
+import type { Db } from '../../src/store/database.js';
 import { DashboardClient } from './dashboard-client.js';
 import type { TestApp } from './test-app.js';
 
@@ -160,7 +163,10 @@ export async function createTenant(api: TestApp, receiverUrl: string): Promise<T
   return tenant;
 }
 
-/** An open alert on the monitor, as a monitor run would store it (on the monitor's first screening). */
+/**
+ * An open alert on the monitor, as a monitor run would store it (on the monitor's first screening),
+ * chained in the audit log in the same transaction, as the run chains it.
+ */
 async function alertOn(
   api: TestApp,
   accountId: string,
@@ -168,7 +174,28 @@ async function alertOn(
   marker: string,
 ): Promise<string> {
   const id = randomUUID();
-  await api.runtime.ctx.db
+  const changeId = randomUUID();
+  await api.runtime.ctx.db.transaction().execute(async (trx) => {
+    await insertAlert(trx, id, accountId, monitor, marker, changeId);
+    const actor = monitorActor(
+      { id: monitor.id, accountId, keyId: null },
+      'alerts',
+      `${changeId}:${monitor.id}`,
+    );
+    await recordChanges(trx, actor, new Date(), 'alert.raised', [id]);
+  });
+  return id;
+}
+
+async function insertAlert(
+  db: Db,
+  id: string,
+  accountId: string,
+  monitor: { id: string; screening: { id: string } },
+  marker: string,
+  changeId: string,
+): Promise<void> {
+  await db
     .insertInto('alerts')
     .values({
       id,
@@ -181,13 +208,12 @@ async function alertOn(
       reason: 'new_match',
       list: 'un_sc',
       list_version: marker,
-      list_change_id: randomUUID(),
+      list_change_id: changeId,
       flags: '[]',
       status: 'open',
       created_at: new Date(),
     })
     .execute();
-  return id;
 }
 
 /** A listed name of the fixture list: its screening has a flag to decide on. */
