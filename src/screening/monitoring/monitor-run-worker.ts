@@ -378,7 +378,9 @@ class ChangeRun {
     let gone: readonly RemovedRecord[] = [];
     // The alerts' audit rows name this request id: the stored screening names it too.
     const requestId = `${this.change.id}:${monitor.id}`;
-    const { result, stored } = await screening.screenUncounted(
+    // The alerts the statement inserted (a run repeated inserts none twice), read once, in its transaction.
+    let raised = 0;
+    const { stored } = await screening.screenUncounted(
       { accountId: monitor.accountId, keyId: monitor.keyId, plan: monitor.plan, userId: null },
       { request: monitor.request, requestId },
       (screened) => {
@@ -408,14 +410,9 @@ class ChangeRun {
       // Chained with the alerts they raise, in their transaction: an alert is never visible (and
       // closable) before its `alert.raised` row, and never stored without it.
       async (trx, screened) => {
-        const raised = await alertsOfScreening(trx, screened.id);
-        await recordChanges(
-          trx,
-          monitorActor(monitor, 'alerts', requestId),
-          now,
-          'alert.raised',
-          raised.map((alert) => alert.id),
-        );
+        const ids = (await alertsOfScreening(trx, screened.id)).map((alert) => alert.id);
+        await recordChanges(trx, monitorActor(monitor, 'alerts', requestId), now, 'alert.raised', ids);
+        raised = ids.length;
       },
     );
     // A removed record is forgotten (after its alert is stored): listed again, it is news again.
@@ -425,9 +422,8 @@ class ChangeRun {
       gone.filter((removed) => known.has(removed.flagId)).map((removed) => removed.flagId),
     );
     if (!stored) return;
-    const raised = await alertsOfScreening(db, result.id);
-    this.summary.alerts += raised.length;
-    if (raised.length > 0) this.deps.onAlert();
+    this.summary.alerts += raised;
+    if (raised > 0) this.deps.onAlert();
   }
 
   /**
