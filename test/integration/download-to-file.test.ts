@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadError, sha256 } from '../../src/sources/lists/download.js';
 import { downloadToFile } from '../../src/sources/lists/download-to-file.js';
@@ -73,6 +74,15 @@ describe('downloads of files too large for memory', () => {
       validators: { etag: result.etag! },
     });
     expect(again).toEqual({ status: 'not_modified' });
+    expect(readFileSync(target).equals(body)).toBe(true);
+  });
+
+  it('takes a file sent compressed whole, its announced length being of the compressed bytes', async () => {
+    const body = Buffer.from('{"id": "x"}\n'.repeat(10_000));
+    server.serve('/compressed.json', { body: gzipSync(body), headers: { 'content-encoding': 'gzip' } });
+    const target = path.join(folder, 'compressed.json');
+    const result = await downloadToFile(server.url('/compressed.json'), target, OPTIONS);
+    expect(result).toMatchObject({ status: 'downloaded', bytes: body.byteLength, sha256: sha256(body) });
     expect(readFileSync(target).equals(body)).toBe(true);
   });
 

@@ -59,7 +59,10 @@ export async function downloadToFile(
     const response = await fetchSameHost(url, conditionalHeaders(options.validators), signal);
     const nothing = noFileIn(url, response);
     if (nothing) return nothing;
-    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    // The length announced is of the bytes sent: fetch decodes a compressed transfer, so its
+    // length says nothing of what arrives (the decoder then refuses a cut stream itself).
+    const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
+    const declared = encoded ? Number.NaN : Number(response.headers.get('content-length') ?? Number.NaN);
     const hash = createHash('sha256');
     const out = createWriteStream(partial);
     let bytes = 0;
