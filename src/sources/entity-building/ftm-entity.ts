@@ -43,7 +43,7 @@ export function matchableKind(schema: string): EntityKind | undefined {
   return MATCHABLE_SCHEMATA.get(schema);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { KEY_HASH_SEED, nextKeyHash } from '../../../matching/key-postings.js';
 
 /**
  * The files of one built FtM collection version, in a folder of its own under the data folder.
@@ -52,12 +53,9 @@ export function collectionFile(folder: string, file: keyof typeof COLLECTION_FIL
 
 export const PARTIAL_SUFFIX = '.partial';
 
-/** FNV-1a over an id's UTF-16 code units: the key of `ids.bin`. */
+/** An id's hash, the key of `ids.bin`: the name index's key hash (FNV-1a over UTF-16 code units), unsigned. */
 export function idHash(id: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) {
-    hash ^= id.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
+  let hash = KEY_HASH_SEED;
+  for (let i = 0; i < id.length; i++) hash = nextKeyHash(hash, id.charCodeAt(i));
   return hash >>> 0;
 }

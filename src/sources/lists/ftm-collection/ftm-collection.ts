@@ -85,20 +85,22 @@ export class FtmCollection {
   }
 
   /** Every entity's names, in order, read from disk as a stream (for the name index). */
-  async *names(): AsyncGenerator<CollectionNames> {
-    for await (const { bytes } of byteLines(createReadStream(collectionFile(this.folder, 'names')))) {
-      yield JSON.parse(bytes.toString('utf8')) as CollectionNames;
-    }
+  names(): AsyncGenerator<CollectionNames> {
+    return jsonLines<CollectionNames>(collectionFile(this.folder, 'names'));
   }
 
   /** Every relation between two parties (ownership, family, association, ...), as read. */
-  async *relations(): AsyncGenerator<FtmRelation> {
-    for await (const { bytes } of byteLines(createReadStream(collectionFile(this.folder, 'relations')))) {
-      yield JSON.parse(bytes.toString('utf8')) as FtmRelation;
-    }
+  relations(): AsyncGenerator<FtmRelation> {
+    return jsonLines<FtmRelation>(collectionFile(this.folder, 'relations'));
   }
 
   close(): void {
     this.records.close();
   }
+}
+
+/** The JSON lines of a file of the version, each parsed, read as a stream. */
+async function* jsonLines<T>(file: string): AsyncGenerator<T> {
+  for await (const { bytes } of byteLines(createReadStream(file)))
+    yield JSON.parse(bytes.toString('utf8')) as T;
 }

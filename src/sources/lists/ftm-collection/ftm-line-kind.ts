@@ -1,4 +1,4 @@
-import { matchableKind } from '../../entity-building/ftm-entity.js';
+import { isObject, matchableKind } from '../../entity-building/ftm-entity.js';
 import { BY_ID_SCHEMATA, OWNER_PROPERTY } from '../../entity-building/ftm-graph.js';
 import { isRelationSchema } from '../../entity-building/ftm-relations.js';
 import { clean } from '../../entity-building/text.js';
@@ -11,9 +11,6 @@ export type FtmLineKind =
   | { kind: 'relation' }
   | { kind: 'other' }
   | { kind: 'not_entity' };
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Sorts one parsed line of an FtM export: a target the service screens, an entity targets refer
